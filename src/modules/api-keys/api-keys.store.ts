@@ -1,0 +1,71 @@
+import type { Queryable } from '../../platform/db/index.ts';
+import type { Permission } from '../../shared/actor.ts';
+
+export interface ApiKeyRow {
+  id: string;
+  organization_id: string;
+  namespace_id: string | null;
+  user_id: string | null;
+  name: string;
+  environment: string;
+  permissions: Permission[];
+  key_prefix: string;
+  is_active: boolean;
+  created_at: Date;
+  last_used_at: Date | null;
+}
+
+const COLUMNS =
+  'id, organization_id, namespace_id, user_id, name, environment, permissions, key_prefix, is_active, created_at, last_used_at';
+
+/** The active, unrevoked key with this hash, if any. */
+export async function findActiveKeyByHash(db: Queryable, keyHash: string): Promise<ApiKeyRow | undefined> {
+  const rows = await db.query<ApiKeyRow>(
+    `SELECT ${COLUMNS} FROM api_keys WHERE key_hash = $1 AND is_active AND revoked_at IS NULL`,
+    [keyHash],
+  );
+  return rows[0];
+}
+
+export interface NewApiKey {
+  id: string;
+  organizationId: string;
+  namespaceId: string | null;
+  userId: string | null;
+  name: string;
+  environment: string;
+  permissions: Permission[];
+  keyHash: string;
+  keyPrefix: string;
+}
+
+export async function insertApiKey(db: Queryable, k: NewApiKey): Promise<ApiKeyRow> {
+  const rows = await db.query<ApiKeyRow>(
+    `INSERT INTO api_keys (id, organization_id, namespace_id, user_id, name, environment, permissions, key_hash, key_prefix)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${COLUMNS}`,
+    [k.id, k.organizationId, k.namespaceId, k.userId, k.name, k.environment, k.permissions, k.keyHash, k.keyPrefix],
+  );
+  return rows[0];
+}
+
+export async function keyHashExists(db: Queryable, keyHash: string): Promise<boolean> {
+  return (await db.query('SELECT 1 FROM api_keys WHERE key_hash = $1', [keyHash])).length > 0;
+}
+
+export async function revokeApiKey(db: Queryable, organizationId: string, id: string): Promise<boolean> {
+  const rows = await db.query(
+    `UPDATE api_keys SET is_active = false, revoked_at = now()
+     WHERE organization_id = $1 AND id = $2 AND revoked_at IS NULL RETURNING id`,
+    [organizationId, id],
+  );
+  return rows.length > 0;
+}
+
+/** Record use at most once a minute per key, so a hot key costs no write per request. */
+export async function touchApiKey(db: Queryable, id: string): Promise<void> {
+  await db.query(
+    `UPDATE api_keys SET last_used_at = now()
+     WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
+    [id],
+  );
+}

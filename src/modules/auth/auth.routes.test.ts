@@ -1,0 +1,86 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startApp, testStores, type TestApp } from '../../../test/harness.ts';
+import { authKit, assertEnvelope } from '../../../test/auth-kit.ts';
+import { makeKey, makeNamespace, makeOrg, makeSession } from '../../../test/factories.ts';
+
+for (const store of testStores) {
+  describe(`GET /me [${store.name}]`, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await startApp(store);
+    });
+    after(() => t.close());
+
+    const me = (headers: Record<string, string>) => t.app.inject({ method: 'GET', url: '/me', headers });
+
+    it('answers the key owner for X-API-Key and Authorization: APIKey', async () => {
+      const a = await me({ 'x-api-key': t.key });
+      assert.equal(a.statusCode, 200);
+      assert.match(String(a.headers['content-type']), /application\/json/);
+      const body = a.json();
+      assert.equal(typeof body.user_id, 'string');
+      assert.ok(body.user_id.length > 0);
+      assert.match(body.message, /api_key/);
+      const b = await me({ authorization: `APIKey ${t.key}` });
+      assert.equal(b.statusCode, 200);
+      assert.equal(b.json().user_id, body.user_id);
+    });
+
+    it('answers the end user for X-Session-Token and Authorization: Session, with the token', async () => {
+      const s = await makeSession(t.db, t.orgId, 'alice');
+      for (const headers of [{ 'x-session-token': s.token }, { authorization: `Session ${s.token}` }]) {
+        const res = await me(headers);
+        assert.equal(res.statusCode, 200, res.body);
+        assert.equal(res.json().user_id, s.userId);
+        assert.equal(res.json().sessionToken, s.token);
+      }
+    });
+
+    it('with an API key and a session token, the token names the end user (client sends both)', async () => {
+      const s = await makeSession(t.db, t.orgId, 'bob');
+      const res = await me({ 'x-api-key': t.key, 'x-session-token': s.token });
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.json().user_id, s.userId);
+      assert.match(res.json().message, /api_key \+ session/);
+      // An empty X-API-Key beside a valid token is ignored, as the official client sends one.
+      const res2 = await me({ 'x-api-key': '', 'x-session-token': s.token });
+      assert.equal(res2.json().user_id, s.userId);
+    });
+
+    it('rejects expired sessions, sessions of another organization beside a key, and Bearer tokens (no provider yet)', async () => {
+      const expired = await makeSession(t.db, t.orgId, 'carol', -1000);
+      assertEnvelope(await me({ 'x-session-token': expired.token }), 401);
+      const other = await makeOrg(t.db);
+      const foreign = await makeSession(t.db, other.organizationId, 'dave');
+      assertEnvelope(await me({ 'x-api-key': t.key, 'x-session-token': foreign.token }), 401);
+      assertEnvelope(await me({ authorization: 'Bearer abc.def.ghi' }), 401);
+      assertEnvelope(await me({ 'x-api-key': t.key, authorization: 'Bearer abc.def.ghi' }), 401);
+    });
+
+    it('accepts a namespace-scoped key and tolerates client headers', async () => {
+      const ns = await makeNamespace(t.db, t.orgId);
+      const k = await makeKey(t.db, t.orgId, { namespaceId: ns, permissions: ['read'] });
+      const res = await me({
+        'x-api-key': k.key,
+        'x-client-type': 'papr_plugin',
+        'user-agent': 'Papr/JS 2.8.0',
+        'x-stainless-retry-count': '0',
+      });
+      assert.equal(res.statusCode, 200);
+    });
+
+    authKit(() => t, {
+      label: 'GET /me',
+      method: 'GET',
+      url: () => '/me',
+      otherTenant: async (res) => {
+        // /me is about the caller: another organization's key sees its own owner, never ours.
+        const ours = (await me({ 'x-api-key': t.key })).json().user_id;
+        assert.equal(res.statusCode, 200);
+        assert.equal(typeof res.json().user_id, 'string');
+        assert.notEqual(res.json().user_id, ours);
+      },
+    });
+  });
+}

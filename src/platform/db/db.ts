@@ -1,0 +1,26 @@
+/**
+ * The one SQL interface every store uses. Both implementations speak PostgreSQL (PGlite
+ * embedded, or a server through `pg`), so stores write one dialect. Parameters are `$1…`.
+ */
+export type Row = Record<string, any>;
+
+export interface Queryable {
+  /** Run one statement and return its rows. */
+  query<T extends Row = Row>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** Run a script of several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Run `fn` in a transaction; it commits when `fn` resolves and rolls back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Cheap liveness check for /ready. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** pgvector literal for a JS vector. */
+export function toVector(v: readonly number[]): string {
+  return `[${v.join(',')}]`;
+}

@@ -1,0 +1,23 @@
+import type { Config } from '../../config.ts';
+import type { Db } from './db.ts';
+import { openPglite } from './pglite.ts';
+import { openPostgres } from './postgres.ts';
+import { migrate } from './migrate.ts';
+
+export type { Db, Queryable, Row } from './db.ts';
+export { toVector } from './db.ts';
+export { migrate } from './migrate.ts';
+
+/** Open the configured store (PostgreSQL when DATABASE_URL is set, else PGlite) and migrate it. */
+export async function openDb(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DATABASE_POOL_SIZE'>): Promise<Db> {
+  const db = config.DATABASE_URL
+    ? await openPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE)
+    : await openPglite(config.DATA_DIR);
+  try {
+    await migrate(db);
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  return db;
+}

@@ -1,0 +1,55 @@
+import { PGlite, types } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Db, Queryable, Row } from './db.ts';
+import { acquireDirLock } from './dir-lock.ts';
+
+/** int8 (counts, sums) as JS numbers on both stores; our values stay far below 2^53. */
+const parsers = { [types.INT8]: (v: string) => Number(v) };
+
+/**
+ * Embedded store: PGlite (PostgreSQL compiled to WASM) with pgvector. `dataDir` undefined
+ * gives an in-memory database (tests); otherwise the directory is locked against a
+ * second process, since two PGlite instances on one directory corrupt it.
+ */
+export async function openPglite(dataDir?: string): Promise<Db> {
+  let release = () => {};
+  let pgDir: string | undefined;
+  if (dataDir) {
+    fs.mkdirSync(dataDir, { recursive: true });
+    release = acquireDirLock(dataDir);
+    pgDir = path.join(dataDir, 'pg');
+  }
+  let pg: PGlite;
+  try {
+    pg = await PGlite.create(pgDir, { extensions: { vector }, parsers });
+  } catch (err) {
+    release();
+    throw err;
+  }
+  const wrap = (q: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
+    async query<T extends Row>(sql: string, params: unknown[] = []) {
+      const res = await q.query<T>(sql, params as any[]);
+      return res.rows;
+    },
+    async exec(sql: string) {
+      await q.exec(sql);
+    },
+  });
+  return {
+    kind: 'pglite',
+    ...wrap(pg),
+    transaction: (fn) => pg.transaction((tx) => fn(wrap(tx as any))),
+    ping: async () => {
+      await pg.query('SELECT 1');
+    },
+    close: async () => {
+      try {
+        await pg.close();
+      } finally {
+        release();
+      }
+    },
+  };
+}

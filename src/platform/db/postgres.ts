@@ -1,0 +1,44 @@
+import pg from 'pg';
+import type { Db, Queryable, Row } from './db.ts';
+
+// int8 as numbers, as on PGlite (counts and sums stay far below 2^53).
+pg.types.setTypeParser(20, (v) => Number(v));
+
+/** PostgreSQL server store through a `pg` pool. */
+export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // An idle client losing its connection must not crash the process.
+  pool.on('error', () => {});
+  const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({
+    async query<T extends Row>(sql: string, params: unknown[] = []) {
+      const res = await c.query(sql, params);
+      return res.rows as T[];
+    },
+    async exec(sql: string) {
+      await c.query(sql); // no parameters: the simple protocol accepts several statements
+    },
+  });
+  await pool.query('SELECT 1'); // fail fast with the driver's message when unreachable
+  return {
+    kind: 'postgres',
+    ...wrap(pool),
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const out = await fn(wrap(client));
+        await client.query('COMMIT');
+        return out;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    ping: async () => {
+      await pool.query('SELECT 1');
+    },
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,111 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import compress from '@fastify/compress';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { randomUUID } from 'node:crypto';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Logger } from '../log.ts';
+import type { Actor } from '../../shared/actor.ts';
+import { envelope, errorHandler } from './errors.ts';
+import { normaliseInput } from './normalise.ts';
+import { methodNotAllowed, trackRoutes } from './routes-index.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The authenticated caller; set on every route not marked `config.public`. */
+    actor: Actor;
+  }
+  interface FastifyContextConfig {
+    /** Routes reachable without credentials (health, docs, the login flow). */
+    public?: boolean;
+  }
+}
+
+export interface HttpOptions {
+  log: Logger;
+  authenticate: (headers: Record<string, string | string[] | undefined>) => Promise<Actor>;
+  bodyLimit: number;
+  rateLimit: { max: number; windowMs: number };
+  docs: boolean;
+  version: string;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * Build the Fastify instance with every cross-cutting rule: request ids, auth on every
+ * non-public route, null/empty input normalisation, per-key rate limits, gzip over 1 KB,
+ * OpenAPI from the zod schemas, and the one error envelope (unknown paths included).
+ */
+export async function createHttpApp(opts: HttpOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: opts.log as FastifyBaseLogger,
+    bodyLimit: opts.bodyLimit,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(errorHandler);
+  app.decorateRequest('actor', null as unknown as Actor);
+  trackRoutes(app);
+  // The docs viewer's own routes (registered by a plugin) are public like /openapi.json.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/docs')) route.config = { ...(route.config as object), public: true };
+  });
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+    if (req.routeOptions.config?.public || !req.routeOptions.url) return;
+    req.actor = await opts.authenticate(req.headers);
+  });
+  app.addHook('preValidation', normaliseInput);
+
+  await app.register(compress, { threshold: 1024, encodings: ['gzip', 'deflate'] });
+  if (opts.rateLimit.max > 0) {
+    await app.register(rateLimit, {
+      max: opts.rateLimit.max,
+      timeWindow: opts.rateLimit.windowMs,
+      hook: 'preHandler', // after authentication, so the limit is per API key
+      keyGenerator: (req) => req.actor?.apiKeyId ?? req.actor?.userId ?? req.ip,
+      allowList: (req) => !!req.routeOptions.config?.public,
+    });
+  }
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Engram', version: opts.version, description: 'Context and memory service for AI agents' },
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+          sessionToken: { type: 'apiKey', in: 'header', name: 'X-Session-Token' },
+          bearer: { type: 'http', scheme: 'bearer' },
+        },
+      },
+      security: [{ apiKey: [] }, { sessionToken: [] }, { bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  if (opts.docs) await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: '/openapi.json' } as any });
+  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+
+  app.setNotFoundHandler((req, reply) => {
+    const allowed = methodNotAllowed(app, req.method, req.url);
+    if (allowed) {
+      return reply.code(405).header('allow', allowed.join(', ')).send(envelope(405, `Method ${req.method} not allowed on this path`, { allow: allowed }));
+    }
+    return reply.code(404).send(envelope(404, `Route ${req.method} ${req.url.split('?')[0]} not found`));
+  });
+  return app;
+}

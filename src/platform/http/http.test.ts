@@ -1,0 +1,153 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { gunzipSync } from 'node:zlib';
+import { z } from 'zod';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { startApp, testStores, type TestApp } from '../../../test/harness.ts';
+import { assertEnvelope } from '../../../test/auth-kit.ts';
+import { AppError } from '../../shared/errors.ts';
+import { makeKey } from '../../../test/factories.ts';
+
+/** Probe routes exercising the cross-cutting rules every real route inherits. */
+function probeRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.post(
+    '/v1/_probe',
+    {
+      schema: {
+        querystring: z.object({ n: z.coerce.number().int().max(5).optional(), flag: z.enum(['true', 'false']).optional() }),
+        body: z.object({ name: z.string().min(1), count: z.number().int().optional(), nested: z.object({ a: z.string().optional() }).optional() }),
+      },
+    },
+    async (req) => ({ query: req.query, body: req.body, big: 'x'.repeat(Number(req.query.n ?? 0) * 1000) }),
+  );
+  r.get('/v1/_boom', async () => {
+    throw new Error('secret internal detail: password=hunter2');
+  });
+  r.post('/v1/_boom', async () => {
+    throw new Error('secret internal detail');
+  });
+  r.get('/v1/_apperror', async () => {
+    throw new AppError(403, 'Not allowed here', { reason: 'probe' });
+  });
+}
+
+for (const store of testStores) {
+  describe(`HTTP cross-cutting rules [${store.name}]`, () => {
+    let t: TestApp;
+    let limited: TestApp;
+    before(async () => {
+      t = await startApp(store, { beforeReady: probeRoutes, env: { BODY_LIMIT_BYTES: '2048' } });
+      limited = await startApp(store, { env: { RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_MS: '1000' } });
+    });
+    after(async () => {
+      await t.close();
+      await limited.close();
+    });
+    const auth = () => ({ 'x-api-key': t.key });
+
+    it('GET /health needs no credentials; /ready reports the store', async () => {
+      const h = await t.app.inject({ url: '/health' });
+      assert.equal(h.statusCode, 200);
+      assert.equal(h.json().status, 'ok');
+      const r = await t.app.inject({ url: '/ready' });
+      assert.equal(r.statusCode, 200);
+      assert.equal(r.json().status, 'ready');
+      assert.equal(r.json().store.kind, store.name);
+    });
+
+    it('unknown paths are 404 and wrong methods 405, in the envelope', async () => {
+      const nf = assertEnvelope(await t.app.inject({ url: '/v1/nothing-here', headers: auth() }), 404);
+      assert.match(nf.error, /not found/);
+      const na = await t.app.inject({ method: 'DELETE', url: '/me', headers: auth() });
+      assertEnvelope(na, 405);
+      assert.match(String(na.headers.allow), /GET/);
+    });
+
+    it('schema validation failures are 422 naming the field', async () => {
+      const res = await t.app.inject({ method: 'POST', url: '/v1/_probe', headers: auth(), payload: { name: 5 } });
+      const body = assertEnvelope(res, 422);
+      assert.ok(JSON.stringify(body.details).includes('name'));
+      const q = assertEnvelope(await t.app.inject({ method: 'POST', url: '/v1/_probe?n=99', headers: auth(), payload: { name: 'a' } }), 422);
+      assert.ok(JSON.stringify(q.details).includes('n'));
+    });
+
+    it('null and empty values are absent; unknown query parameters and body fields are ignored', async () => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v1/_probe?n=&flag=&unknown_param=1',
+        headers: auth(),
+        payload: { name: 'a', count: null, nested: { a: null }, extra_field: true },
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual(res.json().query, {});
+      assert.deepEqual(res.json().body, { name: 'a', nested: {} });
+    });
+
+    it('bad JSON is 400, a wrong media type 415, an oversized body 413', async () => {
+      const bad = await t.app.inject({ method: 'POST', url: '/v1/_probe', headers: { ...auth(), 'content-type': 'application/json' }, payload: '{"name":' });
+      assertEnvelope(bad, 400);
+      const media = await t.app.inject({ method: 'POST', url: '/v1/_probe', headers: { ...auth(), 'content-type': 'application/xml' }, payload: '<a/>' });
+      assertEnvelope(media, 415);
+      const big = await t.app.inject({ method: 'POST', url: '/v1/_probe', headers: auth(), payload: { name: 'x'.repeat(5000) } });
+      assertEnvelope(big, 413);
+    });
+
+    it('500s never leak internals; failed writes say x-should-retry: false', async () => {
+      const get = assertEnvelope(await t.app.inject({ url: '/v1/_boom', headers: auth() }), 500);
+      assert.doesNotMatch(JSON.stringify(get), /hunter2|secret/);
+      const post = await t.app.inject({ method: 'POST', url: '/v1/_boom', headers: auth() });
+      assertEnvelope(post, 500);
+      assert.equal(post.headers['x-should-retry'], 'false');
+      const app = assertEnvelope(await t.app.inject({ url: '/v1/_apperror', headers: auth() }), 403);
+      assert.deepEqual(app.details, { reason: 'probe' });
+    });
+
+    it('every response carries X-Request-Id; a sane incoming one is echoed', async () => {
+      const a = await t.app.inject({ url: '/health' });
+      assert.match(String(a.headers['x-request-id']), /^[0-9a-f-]{36}$/);
+      const b = await t.app.inject({ url: '/me', headers: { ...auth(), 'x-request-id': 'trace-123' } });
+      assert.equal(b.headers['x-request-id'], 'trace-123');
+      const c = await t.app.inject({ url: '/nope' });
+      assert.ok(c.headers['x-request-id']);
+    });
+
+    it('gzips JSON over 1 KB when asked, not smaller bodies', async () => {
+      const big = await t.app.inject({ method: 'POST', url: '/v1/_probe?n=3', headers: { ...auth(), 'accept-encoding': 'gzip' }, payload: { name: 'a' } });
+      assert.equal(big.headers['content-encoding'], 'gzip');
+      assert.match(String(big.headers['content-type']), /application\/json/);
+      assert.equal(JSON.parse(gunzipSync(big.rawPayload).toString()).big.length, 3000);
+      const small = await t.app.inject({ url: '/me', headers: { ...auth(), 'accept-encoding': 'gzip' } });
+      assert.equal(small.headers['content-encoding'], undefined);
+    });
+
+    it('rate limits per API key with 429 and a small Retry-After', async () => {
+      const statuses: number[] = [];
+      let last: any;
+      for (let i = 0; i < 5; i++) {
+        last = await limited.app.inject({ url: '/me', headers: { 'x-api-key': limited.key } });
+        statuses.push(last.statusCode);
+      }
+      assert.deepEqual(statuses, [200, 200, 200, 429, 429]);
+      assertEnvelope(last, 429);
+      assert.ok(Number(last.headers['retry-after']) <= 1);
+      // Another key has its own budget.
+      const { key } = await makeKey(limited.db, limited.orgId);
+      const other = await limited.app.inject({ url: '/me', headers: { 'x-api-key': key } });
+      assert.equal(other.statusCode, 200);
+    });
+
+    it('serves an OpenAPI 3.1 document from the route schemas and a docs page', async () => {
+      const doc = await t.app.inject({ url: '/openapi.json' });
+      assert.equal(doc.statusCode, 200);
+      const spec = doc.json();
+      assert.equal(spec.openapi, '3.1.0');
+      assert.ok(spec.paths['/me'].get.responses['200']);
+      assert.ok(spec.components.securitySchemes.apiKey);
+      const docs = await t.app.inject({ url: '/docs/' });
+      assert.equal(docs.statusCode, 200);
+      assert.match(docs.body, /<html/i);
+    });
+  });
+}

@@ -1,0 +1,22 @@
+/** What a credential may do. Organization keys carry all three. */
+export type Permission = 'read' | 'write' | 'delete';
+export const ALL_PERMISSIONS: readonly Permission[] = ['read', 'write', 'delete'];
+
+/** How the caller authenticated; several credentials may combine (key + end-user token). */
+export type AuthMethod = 'api_key' | 'session' | 'bearer';
+
+/**
+ * The resolved caller of a request. Every service call takes one; every store query
+ * filters by `organizationId` (tenancy is structural, ARCHITECTURE.md §5).
+ */
+export interface Actor {
+  organizationId: string;
+  /** Set for namespace-scoped keys: the key acts only inside this namespace. */
+  namespaceId: string | null;
+  permissions: ReadonlySet<Permission>;
+  /** Internal id of the acting user: the end user named by a token, else the key's owner. */
+  userId: string;
+  apiKeyId: string | null;
+  sessionId: string | null;
+  methods: AuthMethod[];
+}

@@ -1,0 +1,86 @@
+import pg from 'pg';
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig, type Config } from '../src/config.ts';
+import { buildApp } from '../src/app.ts';
+import { openPglite } from '../src/platform/db/pglite.ts';
+import { openPostgres } from '../src/platform/db/postgres.ts';
+import { migrate, type Db } from '../src/platform/db/index.ts';
+import { createLogger } from '../src/platform/log.ts';
+import { bootstrap } from '../src/modules/organizations/bootstrap.ts';
+
+/** The PostgreSQL server the suite uses; unreachable means the PostgreSQL half fails, never skips. */
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+
+export interface TestStore {
+  name: 'pglite' | 'postgres';
+  /** A fresh, migrated, empty database. */
+  open(): Promise<Db>;
+}
+
+/** A throwaway database on the test server, dropped when the returned Db closes. */
+async function freshPostgres(): Promise<Db> {
+  const dbName = `engram_t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  await admin.end();
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = `/${dbName}`;
+  const db = await openPostgres(url.toString(), 5);
+  const close = db.close;
+  return {
+    ...db,
+    close: async () => {
+      await close();
+      const a = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+      await a.end();
+    },
+  };
+}
+
+/** Both stores every database test runs on. */
+export const testStores: TestStore[] = [
+  { name: 'pglite', open: async () => { const db = await openPglite(); await migrate(db); return db; } },
+  { name: 'postgres', open: async () => { const db = await freshPostgres(); await migrate(db); return db; } },
+];
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/tmp/engram-test-unused', RATE_LIMIT_MAX: '100000', ...overrides });
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Db;
+  /** The bootstrap organization's id and its organization-wide key. */
+  orgId: string;
+  key: string;
+  close(): Promise<void>;
+}
+
+/** A server (not listening; use `app.inject` or `app.listen`) over a fresh store with a known key. */
+export async function startApp(
+  store: TestStore,
+  opts: { env?: Record<string, string>; beforeReady?: (app: FastifyInstance) => void } = {},
+): Promise<TestApp> {
+  const db = await store.open();
+  const key = `ek_org_test_${randomBytes(16).toString('hex')}`;
+  const config = testConfig({ BOOTSTRAP_API_KEY: key, ...opts.env });
+  const log = createLogger('silent');
+  const { organizationId } = await bootstrap(db, { bootstrapKey: key, dataDir: config.DATA_DIR, log });
+  const app = await buildApp({ config, db, log });
+  opts.beforeReady?.(app);
+  await app.ready();
+  return {
+    app,
+    db,
+    orgId: organizationId,
+    key,
+    close: async () => {
+      await app.close();
+      await db.close();
+    },
+  };
+}
