@@ -1,0 +1,71 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface Server {
+  proc: ChildProcess;
+  url: string;
+  output: () => string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Run `src/main.ts` as a real process (how operators run Engram) with `env` on top of ours. */
+export function runMain(env: Record<string, string>): { proc: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  proc.stdout!.on('data', (d) => (out += d));
+  proc.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  return { proc, output: () => out, exited };
+}
+
+/** A port that is free right now on loopback. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Start a server process and wait until /health answers (independent of the log level);
+ * rejects with the process output if it exits first or takes longer than `timeoutMs`.
+ */
+export async function startServer(env: Record<string, string>, timeoutMs = 90_000): Promise<Server> {
+  const port = await freePort();
+  const r = runMain({ ...env, PORT: String(port) });
+  const url = `http://127.0.0.1:${port}`;
+  let exitCode: number | null | undefined;
+  r.exited.then((code) => (exitCode = code));
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (exitCode !== undefined) throw new Error(`server exited with ${exitCode}:\n${r.output()}`);
+    if (Date.now() > deadline) {
+      r.proc.kill('SIGKILL');
+      throw new Error(`server did not start in time:\n${r.output()}`);
+    }
+    const ok = await fetch(`${url}/health`).then((res) => res.ok, () => false);
+    if (ok) break;
+    await new Promise((res) => setTimeout(res, 25));
+  }
+  return {
+    proc: r.proc,
+    url,
+    output: r.output,
+    stop: async (signal = 'SIGTERM') => {
+      if (r.proc.exitCode === null) r.proc.kill(signal);
+      return r.exited;
+    },
+  };
+}

@@ -1,0 +1,107 @@
+import { describe, it, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { runMain, startServer } from './process.ts';
+import { TEST_DATABASE_URL } from './harness.ts';
+import { openPglite } from '../src/platform/db/pglite.ts';
+
+const tmpDirs: string[] = [];
+function tmpDir() {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'engram-start-'));
+  tmpDirs.push(d);
+  return d;
+}
+after(() => tmpDirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+describe('start-up on the embedded store', () => {
+  it('first start creates the organization and a key, written once with mode 0600 and stored only hashed', async () => {
+    const dir = tmpDir();
+    const s = await startServer({ DATA_DIR: dir });
+    try {
+      const file = path.join(dir, 'bootstrap-api-key');
+      const key = fs.readFileSync(file, 'utf8').trim();
+      assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+      assert.ok(s.output().includes(key), 'the generated key is printed once to the log');
+      const me = await fetch(`${s.url}/me`, { headers: { 'X-API-Key': key } });
+      assert.equal(me.status, 200);
+      // A second process on the same data directory is refused with a clear message.
+      const second = runMain({ DATA_DIR: dir });
+      assert.notEqual(await second.exited, 0);
+      assert.match(second.output(), /in use by another Engram process \(pid \d+\)/);
+    } finally {
+      assert.equal(await s.stop(), 0);
+    }
+    // Keys are stored only as hashes.
+    const db = await openPglite(dir);
+    try {
+      const rows = await db.query('SELECT key_hash, key_prefix FROM api_keys');
+      const key = fs.readFileSync(path.join(dir, 'bootstrap-api-key'), 'utf8').trim();
+      assert.equal(rows.length, 1);
+      assert.notEqual(rows[0].key_hash, key);
+      assert.match(rows[0].key_hash, /^[0-9a-f]{64}$/);
+      assert.ok(!JSON.stringify(await db.query('SELECT * FROM api_keys')).includes(key));
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('a restart keeps data and does not print a new key; a lock left by kill -9 is taken over', async () => {
+    const dir = tmpDir();
+    const key = `ek_org_${randomBytes(20).toString('hex')}`;
+    const a = await startServer({ DATA_DIR: dir, BOOTSTRAP_API_KEY: key });
+    assert.ok(!fs.existsSync(path.join(dir, 'bootstrap-api-key')), 'a supplied key is not written to disk');
+    a.proc.kill('SIGKILL');
+    await a.stop();
+    const b = await startServer({ DATA_DIR: dir, BOOTSTRAP_API_KEY: key });
+    try {
+      assert.doesNotMatch(b.output(), /Created the first organization/);
+      const me = await fetch(`${b.url}/me`, { headers: { 'X-API-Key': key } });
+      assert.equal(me.status, 200);
+    } finally {
+      await b.stop();
+    }
+  });
+
+  it('a bad configuration is refused with every problem named', async () => {
+    const r = runMain({ DATA_DIR: tmpDir(), PORT: 'abc', RATE_LIMIT_MAX: '-5', DATABASE_URL: 'mysql://x' });
+    assert.equal(await r.exited, 78);
+    const out = r.output();
+    assert.match(out, /Invalid configuration/);
+    assert.match(out, /PORT/);
+    assert.match(out, /RATE_LIMIT_MAX/);
+    assert.match(out, /DATABASE_URL/);
+  });
+});
+
+describe('start-up on PostgreSQL', () => {
+  it('DATABASE_URL runs the same service on PostgreSQL', async () => {
+    const name = `engram_t_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    const url = new URL(TEST_DATABASE_URL);
+    url.pathname = `/${name}`;
+    const key = `ek_org_${randomBytes(20).toString('hex')}`;
+    try {
+      const s = await startServer({ DATA_DIR: tmpDir(), DATABASE_URL: url.toString(), BOOTSTRAP_API_KEY: key });
+      try {
+        const ready = await (await fetch(`${s.url}/ready`)).json();
+        assert.equal(ready.store.kind, 'postgres');
+        assert.equal((await fetch(`${s.url}/me`, { headers: { 'X-API-Key': key } })).status, 200);
+        // Two processes may share one PostgreSQL: no data-dir lock there.
+        const s2 = await startServer({ DATA_DIR: tmpDir(), DATABASE_URL: url.toString(), BOOTSTRAP_API_KEY: key });
+        assert.equal((await fetch(`${s2.url}/me`, { headers: { 'X-API-Key': key } })).status, 200);
+        await s2.stop();
+      } finally {
+        await s.stop();
+      }
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
+  });
+});
