@@ -29,7 +29,8 @@ for (const store of testStores) {
 
     it('answers the end user for X-Session-Token and Authorization: Session, with the token', async () => {
       const s = await makeSession(t.db, t.orgId, 'alice');
-      for (const headers of [{ 'x-session-token': s.token }, { authorization: `Session ${s.token}` }]) {
+      const forms: Record<string, string>[] = [{ 'x-session-token': s.token }, { authorization: `Session ${s.token}` }];
+      for (const headers of forms) {
         const res = await me(headers);
         assert.equal(res.statusCode, 200, res.body);
         assert.equal(res.json().user_id, s.userId);
