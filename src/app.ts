@@ -6,6 +6,12 @@ import { createHttpApp } from './platform/http/app.ts';
 import { createAuthenticator } from './modules/auth/auth.service.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { createMemoriesService } from './modules/memories/memories.service.ts';
+import { memoriesRoutes } from './modules/memories/memories.routes.ts';
+import { createSearchService } from './modules/search/search.service.ts';
+import { searchRoutes } from './modules/search/search.routes.ts';
+import { embeddersFromConfig } from './modules/search/embedders.ts';
+import { ensureVectorIndex } from './modules/search/search.store.ts';
 
 export const VERSION = '0.1.0';
 
@@ -17,7 +23,21 @@ export interface AppDeps {
 
 /** Composition root: build every module from its dependencies and mount its routes. */
 export async function buildApp({ config, db, log }: AppDeps): Promise<FastifyInstance> {
+  const embedders = embeddersFromConfig(config);
+  await embedders.load();
+  for (const [slot, e] of [['embedding', embedders.index.primary], ['embedding2', embedders.index.secondary]] as const) {
+    if (e) await ensureVectorIndex(db, slot, e.id, e.dimensions);
+  }
   const auth = createAuthenticator(db);
+  const memories = createMemoriesService({ db, embedders: embedders.index, maxContentBytes: config.MAX_CONTENT_BYTES });
+  const search = createSearchService({
+    db,
+    embedders: embedders.query,
+    weights: { bm25: config.SEARCH_WEIGHT_BM25, dense: config.SEARCH_WEIGHT_DENSE, dense2: config.SEARCH_WEIGHT_DENSE2 },
+    bm25: { k1: config.SEARCH_BM25_K1, b: config.SEARCH_BM25_B },
+    candidates: config.SEARCH_CANDIDATES,
+  });
+
   const app = await createHttpApp({
     log,
     authenticate: auth.authenticate,
@@ -28,5 +48,7 @@ export async function buildApp({ config, db, log }: AppDeps): Promise<FastifyIns
   });
   await app.register(healthRoutes(db, VERSION));
   await app.register(authRoutes(auth));
+  await app.register(memoriesRoutes(memories));
+  await app.register(searchRoutes(search));
   return app;
 }

@@ -1,4 +1,6 @@
 import pg from 'pg';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../src/config.ts';
@@ -11,6 +13,9 @@ import { bootstrap } from '../src/modules/organizations/bootstrap.ts';
 
 /** The PostgreSQL server the suite uses; unreachable means the PostgreSQL half fails, never skips. */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+
+/** Converted model files shared by all tests (the first conversion takes seconds). */
+export const MODELS_CACHE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../.cache/models');
 
 export interface TestStore {
   name: 'pglite' | 'postgres';
@@ -48,7 +53,7 @@ export const testStores: TestStore[] = [
 ];
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
-  return loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/tmp/engram-test-unused', RATE_LIMIT_MAX: '100000', ...overrides });
+  return loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/tmp/engram-test-unused', MODELS_CACHE_DIR: MODELS_CACHE, RATE_LIMIT_MAX: '100000', ...overrides });
 }
 
 export interface TestApp {

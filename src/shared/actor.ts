@@ -1,3 +1,5 @@
+import { AppError } from './errors.ts';
+
 /** What a credential may do. Organization keys carry all three. */
 export type Permission = 'read' | 'write' | 'delete';
 export const ALL_PERMISSIONS: readonly Permission[] = ['read', 'write', 'delete'];
@@ -19,4 +21,11 @@ export interface Actor {
   apiKeyId: string | null;
   sessionId: string | null;
   methods: AuthMethod[];
+}
+
+/** 403 unless the credential carries `permission` (namespace keys may hold a subset). */
+export function requirePermission(actor: Actor, permission: Permission): void {
+  if (!actor.permissions.has(permission)) {
+    throw new AppError(403, `This credential lacks the "${permission}" permission`, { required: permission });
+  }
 }

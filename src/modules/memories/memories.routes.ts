@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorResponses } from '../../platform/http/schemas.ts';
+import { searchResponse } from '../search/search.schemas.ts';
+import type { MemoriesService } from './memories.service.ts';
+import {
+  addMemoryBody, addMemoryQuery, addMemoryResponse, batchBody, batchResponse, deleteAllQuery, memoryIdParams, updateMemoryBody,
+} from './memories.schemas.ts';
+import { toMemoryObject } from './memory-object.ts';
+
+const tags = ['memory'];
+const legacyQuery = z.object({ enable_holographic: z.stringbool().optional(), frequency_schema_id: z.string().optional() });
+const ok = { code: 200, status: 'success', error: null };
+
+/** Memory endpoints (spec §4.9, §4.10, §4.12; client `memory.*`). Thin: validate, one call, shape. */
+export function memoriesRoutes(memories: MemoriesService): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post('/v1/memory', { schema: { tags, summary: 'Add a memory', querystring: addMemoryQuery, body: addMemoryBody, response: { 200: addMemoryResponse, ...errorResponses } } },
+      async (req) => {
+        const item = await memories.add(req.actor, req.body, { skipBackgroundProcessing: req.query.skip_background_processing, ...req.query });
+        return { ...ok, data: [item] };
+      });
+
+    app.post('/v1/memory/batch', { schema: { tags, summary: 'Add memories in a batch', querystring: addMemoryQuery, body: batchBody, response: { ...errorResponses, 200: batchResponse, 207: batchResponse, 422: batchResponse } } },
+      async (req, reply) => {
+        const { memories: items, batch_size, ...defaults } = req.body;
+        const r = await memories.addBatch(req.actor, items, defaults as any, batch_size ?? 10, { skipBackgroundProcessing: req.query.skip_background_processing, ...req.query });
+        const status = r.errors.length === 0 ? 'success' : r.successes.length ? 'partial' : 'error';
+        const code = status === 'success' ? 200 : status === 'partial' ? 207 : 422;
+        return reply.code(code).send({
+          code, status,
+          message: `${r.successes.length} of ${r.total} memories stored`,
+          error: status === 'success' ? null : `${r.errors.length} of ${r.total} memories failed`,
+          details: null,
+          batch_id: r.batchId,
+          successful: r.successes.map((s) => ({ ...ok, data: [s.item] })),
+          errors: r.errors,
+          total_processed: r.total,
+          total_successful: r.successes.length,
+          total_failed: r.errors.length,
+          total_content_size: r.contentBytes,
+          total_storage_size: r.storageBytes,
+        });
+      });
+
+    // Registered before /v1/memory/:memory_id so "all" is never read as an id.
+    app.delete('/v1/memory/all', { schema: { tags, summary: 'Delete all memories of a user', querystring: deleteAllQuery, response: { 200: batchResponse, ...errorResponses } } },
+      async (req) => {
+        const gone = await memories.deleteAll(req.actor, req.query);
+        return {
+          ...ok, status: 'success' as const, message: `Deleted ${gone.length} memories`, details: null, batch_id: null,
+          successful: gone.map((g) => ({ ...ok, data: [{ memoryId: g.id, objectId: g.id, createdAt: g.created_at.toISOString(), memoryChunkIds: [] }] })),
+          errors: [], total_processed: gone.length, total_successful: gone.length, total_failed: 0,
+          total_content_size: gone.reduce((s, g) => s + g.content_bytes, 0), total_storage_size: 0,
+        };
+      });
+
+    app.get('/v1/memory/:memory_id', { schema: { tags, summary: 'Get a memory (search envelope)', params: memoryIdParams, response: { 200: searchResponse, ...errorResponses } } },
+      async (req) => ({ ...ok, data: { memories: [await memories.get(req.actor, req.params.memory_id)], nodes: [] } }));
+
+    app.put('/v1/memory/:memory_id', { schema: { tags, summary: 'Update a memory', params: memoryIdParams, querystring: legacyQuery, body: updateMemoryBody,
+      response: { 200: z.looseObject({ code: z.number(), status: z.string(), message: z.string(), memory_items: z.array(z.looseObject({ memoryId: z.string(), objectId: z.string(), updatedAt: z.string() })) }), ...errorResponses } } },
+      async (req) => {
+        const u = await memories.update(req.actor, req.params.memory_id, req.body, req.query);
+        const obj = toMemoryObject(u.row);
+        return {
+          ...ok, message: 'Memory updated',
+          memory_items: [{ memoryId: u.row.id, objectId: u.row.id, updatedAt: u.updatedAt, content: u.row.content, memoryChunkIds: u.chunkIds, metadata: obj.metadata }],
+          status_obj: { neo4j: true, parse: true, pinecone: true },
+        };
+      });
+
+    app.delete('/v1/memory/:memory_id', { schema: { tags, summary: 'Delete a memory', params: memoryIdParams, querystring: z.object({ skip_parse: z.stringbool().optional() }),
+      response: { 200: z.looseObject({ code: z.number(), status: z.string(), memoryId: z.string(), objectId: z.string(), message: z.string() }), ...errorResponses } } },
+      async (req) => {
+        await memories.delete(req.actor, req.params.memory_id);
+        const id = req.params.memory_id;
+        return { ...ok, memoryId: id, objectId: id, message: 'Memory deleted', deletion_status: { holographic: true, neo4j: true, parse: true, pinecone: true, qdrant: true } };
+      });
+  };
+}

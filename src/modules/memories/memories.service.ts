@@ -1,0 +1,157 @@
+import type { Db, Queryable } from '../../platform/db/index.ts';
+import { requirePermission, type Actor } from '../../shared/actor.ts';
+import { AppError, unprocessable } from '../../shared/errors.ts';
+import { newId } from '../../shared/ids.ts';
+import { iso } from '../../shared/time.ts';
+import { normaliseMemory, type LegacyQuery, type MemoryInput } from './compat.ts';
+import { buildChunks, type Embedders } from './indexing.ts';
+import { addMemoryBody, type AddMemoryBody } from './memories.schemas.ts';
+import { insertChunks, insertMemory, type ChunkData, type MemoryRow } from './memories.store.ts';
+import { aclLists, resolveOwner, resolveWriteNamespace } from './ownership.ts';
+import { createMemoryLifecycle } from './lifecycle.ts';
+
+export interface MemoriesDeps {
+  db: Db;
+  embedders: Embedders;
+  maxContentBytes: number;
+}
+
+export interface AddedMemory {
+  memoryId: string;
+  objectId: string;
+  createdAt: string;
+  memoryChunkIds: string[];
+}
+
+export interface WriteOptions extends LegacyQuery {
+  skipBackgroundProcessing?: boolean;
+  batchId?: string | null;
+}
+
+/** Memory writes and reads. Model calls happen before a transaction opens, never inside. */
+export function createMemoriesService(deps: MemoriesDeps) {
+  const { db, embedders } = deps;
+
+  function checkSize(content: string): number {
+    const bytes = Buffer.byteLength(content, 'utf8');
+    if (bytes > deps.maxContentBytes) {
+      throw unprocessable(`content is ${bytes} bytes; the limit is ${deps.maxContentBytes}`, { field: 'content', bytes, limit: deps.maxContentBytes });
+    }
+    return bytes;
+  }
+
+  /** Insert one prepared memory with its chunks (inside the caller's transaction). */
+  async function store(tx: Queryable, actor: Actor, input: MemoryInput, chunks: ChunkData[], bytes: number, opts: WriteOptions): Promise<MemoryRow> {
+    const owner = await resolveOwner(tx, actor, input.userId, input.externalUserId);
+    const namespaceId = await resolveWriteNamespace(tx, actor, input.namespaceId);
+    const acl = aclLists(owner, input.policy.acl);
+    const row = await insertMemory(tx, {
+      id: newId(),
+      organization_id: actor.organizationId,
+      namespace_id: namespaceId,
+      user_id: owner.userId,
+      external_user_id: owner.externalUserId,
+      content: input.content,
+      type: input.type,
+      metadata: input.metadata,
+      context: input.context ?? null,
+      policy: input.policy as Record<string, any>,
+      acl_read: acl.read,
+      acl_write: acl.write,
+      consent: input.policy.consent ?? 'implicit',
+      risk: input.policy.risk ?? 'none',
+      // Background processing (graph, transforms) arrives with the job queue; until then
+      // the quick save is the whole processing and the memory is complete once stored.
+      status: 'completed',
+      batch_id: opts.batchId ?? null,
+      content_bytes: bytes,
+      occurred_at: input.occurredAt,
+    });
+    await insertChunks(tx, row, chunks);
+    return row;
+  }
+
+  const added = (row: MemoryRow, chunks: ChunkData[]): AddedMemory => ({
+    memoryId: row.id,
+    objectId: row.id,
+    createdAt: iso(row.created_at)!,
+    memoryChunkIds: chunks.map((c) => c.id),
+  });
+
+  function prepare(actor: Actor, body: AddMemoryBody, defaults: Partial<AddMemoryBody>, opts: WriteOptions) {
+    if (body.organization_id && body.organization_id !== actor.organizationId) {
+      throw unprocessable('organization_id is taken from the API key and must not name another organization', { fields: ['organization_id'] });
+    }
+    const input = normaliseMemory(body, defaults, opts);
+    return { input, bytes: checkSize(input.content) };
+  }
+
+  return {
+    ...createMemoryLifecycle({ ...deps, checkSize }),
+
+    /** POST /v1/memory */
+    async add(actor: Actor, body: AddMemoryBody, opts: WriteOptions = {}): Promise<AddedMemory> {
+      requirePermission(actor, 'write');
+      const { input, bytes } = prepare(actor, body, {}, opts);
+      const [chunks] = await buildChunks([input.content], embedders);
+      const row = await db.transaction((tx) => store(tx, actor, input, chunks, bytes, opts));
+      return added(row, chunks);
+    },
+
+    /**
+     * POST /v1/memory/batch: every item validated on its own; valid items are stored in
+     * groups of `batchSize` (one embedder call and one transaction per group), invalid
+     * ones reported by index. A failing group fails only its own items.
+     */
+    async addBatch(actor: Actor, items: unknown[], defaults: Partial<AddMemoryBody>, batchSize: number, opts: WriteOptions = {}) {
+      requirePermission(actor, 'write');
+      const batchId = newId();
+      const errors: { index: number; error: string; code: number; status: 'error'; details?: unknown }[] = [];
+      const ok: { index: number; input: MemoryInput; bytes: number }[] = [];
+      items.forEach((item, index) => {
+        const parsed = addMemoryBody.safeParse(item);
+        if (!parsed.success) {
+          const issues = parsed.error.issues.map((i) => ({ field: i.path.join('.') || null, message: i.message }));
+          errors.push({ index, code: 422, status: 'error', error: `Invalid memory: ${issues.map((i) => `${i.field ?? 'item'}: ${i.message}`).join('; ')}`, details: { issues } });
+          return;
+        }
+        try {
+          ok.push({ index, ...prepare(actor, parsed.data, defaults, opts) });
+        } catch (err) {
+          const e = err instanceof AppError ? err : new AppError(422, String(err));
+          errors.push({ index, code: e.code, status: 'error', error: e.message, details: e.details ?? undefined });
+        }
+      });
+      const successes: { index: number; item: AddedMemory; storage: number }[] = [];
+      for (let g = 0; g < ok.length; g += batchSize) {
+        const group = ok.slice(g, g + batchSize);
+        try {
+          const chunks = await buildChunks(group.map((x) => x.input.content), embedders);
+          const rows = await db.transaction(async (tx) => {
+            const out: MemoryRow[] = [];
+            for (let i = 0; i < group.length; i++) out.push(await store(tx, actor, group[i].input, chunks[i], group[i].bytes, { ...opts, batchId }));
+            return out;
+          });
+          rows.forEach((row, i) => successes.push({ index: group[i].index, item: added(row, chunks[i]), storage: storageBytes(row, chunks[i]) }));
+        } catch (err) {
+          const e = err instanceof AppError ? err : new AppError(500, 'Storing this group of the batch failed');
+          for (const x of group) errors.push({ index: x.index, code: e.code, status: 'error', error: e.message });
+        }
+      }
+      errors.sort((a, b) => a.index - b.index);
+      successes.sort((a, b) => a.index - b.index);
+      return { batchId: successes.length ? batchId : null, successes, errors, total: items.length,
+        contentBytes: successes.reduce((s, x) => s + Buffer.byteLength(ok.find((o) => o.index === x.index)!.input.content), 0),
+        storageBytes: successes.reduce((s, x) => s + x.storage, 0) };
+    },
+  };
+}
+
+/** What a stored memory occupies: content, JSON columns and 4 bytes per vector dimension. */
+function storageBytes(row: MemoryRow, chunks: ChunkData[]): number {
+  const json = Buffer.byteLength(JSON.stringify(row.metadata)) + Buffer.byteLength(JSON.stringify(row.policy)) + (row.context ? Buffer.byteLength(JSON.stringify(row.context)) : 0);
+  const vectors = chunks.reduce((s, c) => s + 4 * ((c.embedding?.length ?? 0) + (c.embedding2?.length ?? 0)) + Buffer.byteLength(c.text) + Buffer.byteLength(c.terms), 0);
+  return row.content_bytes + json + vectors;
+}
+
+export type MemoriesService = ReturnType<typeof createMemoriesService>;

