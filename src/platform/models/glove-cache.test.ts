@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { EmbedderError } from './embedder.ts';
-import { extractTopWords, loadGloveTable } from './glove-cache.ts';
+import { loadGloveTable } from './glove-cache.ts';
+import { readTopWords } from './glove-convert.ts';
 import { gloveTokenIds } from './glove-tokenize.ts';
 
 /** A miniature file in the wink-embeddings layout: vectors out of rank order, awkward keys. */
@@ -24,12 +25,24 @@ describe('GloVe cache', () => {
   };
   after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
 
-  it('extracts the most frequent words by rank, honouring escaped keys', () => {
-    const { words, vectors, dimensions, sourceSize } = extractTopWords(Buffer.from(winkJson()), 3);
-    assert.deepEqual(words, ['the', '"', 'a\\b']);
-    assert.equal(dimensions, 3);
-    assert.equal(sourceSize, 5);
-    assert.deepEqual(Array.from(vectors), [0.5, 0, 0.25, 1.5, -1, 0.25, 2.5, -2, 0.25]);
+  it('extracts the most frequent words by rank, honouring escaped keys, across any chunk boundary', async () => {
+    const dir = await tempDir();
+    const source = path.join(dir, 'wink.json');
+    await writeFile(source, winkJson());
+    for (const chunkBytes of [1, 7, 64, 1 << 20]) {
+      const { words, vectors, dimensions, sourceSize } = await readTopWords(source, 3, chunkBytes);
+      assert.deepEqual(words, ['the', '"', 'a\\b']);
+      assert.equal(dimensions, 3);
+      assert.equal(sourceSize, 5);
+      assert.deepEqual(Array.from(vectors), [0.5, 0, 0.25, 1.5, -1, 0.25, 2.5, -2, 0.25], `chunk ${chunkBytes}`);
+    }
+  });
+
+  it('rejects a source that lacks vectors for the wanted words', async () => {
+    const dir = await tempDir();
+    const source = path.join(dir, 'wink.json');
+    await writeFile(source, winkJson().replace('"cat":', '"cow":'));
+    await assert.rejects(readTopWords(source, 5), (err: unknown) => err instanceof EmbedderError && /claims rank 3/.test(err.message));
   });
 
   it('converts once, then loads the cache without the source', async () => {

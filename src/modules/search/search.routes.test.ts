@@ -1,0 +1,106 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { decode } from '@toon-format/toon';
+import { startApp, testStores, type TestApp } from '../../../test/harness.ts';
+import { assertEnvelope } from '../../../test/auth-kit.ts';
+import { makeKey, makeNamespace } from '../../../test/factories.ts';
+import { addMemory, post, searchContents } from '../../../test/memory-helpers.ts';
+
+for (const store of testStores) {
+  describe(`search [${store.name}]`, () => {
+    let t: TestApp;
+    let ns: string;
+    before(async () => {
+      t = await startApp(store);
+      ns = await makeNamespace(t.db, t.orgId);
+      const mems = [
+        { content: 'Priya loves climbing and goes bouldering every Tuesday.', metadata: { role: 'user', category: 'preference', customMetadata: { source: 'chat' } } },
+        { content: 'Priya is allergic to peanuts.', metadata: { role: 'user', category: 'facts', team: 'red' } },
+        { content: 'I suggested a climbing gym near her office.', metadata: { role: 'assistant', category: 'skills' } },
+        { content: 'Quarterly report is due on Friday.', metadata: { role: 'user', category: 'task', customMetadata: { source: 'email' } } },
+      ];
+      for (const m of mems) await addMemory(t, { ...m, external_user_id: 'priya' });
+      for (let i = 0; i < 30; i++) await post(t, '/v1/memory/batch', { external_user_id: 'many', memories: [{ content: `Climbing log entry ${i}: routes and grades.` }] });
+      await addMemory(t, { content: 'Namespaced climbing memory.', external_user_id: 'priya', namespace_id: ns });
+      await addMemory(t, { content: 'Someone else climbs too.', external_user_id: 'zoe' });
+    });
+    after(() => t.close());
+
+    it('ranks the matching memory first, only for the user asked about', async () => {
+      const found = await searchContents(t, { query: 'Which sport does Priya enjoy climbing?', external_user_id: 'priya' });
+      assert.ok(found[0].includes('climbing') || found[0].includes('Climbing'), found.join(' | '));
+      assert.ok(!found.some((c) => c.includes('Someone else')));
+      const allergy = await searchContents(t, { query: 'peanut allergy', external_user_id: 'priya' });
+      assert.equal(allergy[0], 'Priya is allergic to peanuts.');
+    });
+
+    it('answers search_id, logs the query, returns scores', async () => {
+      const res = await post(t, '/v1/memory/search', { query: 'climbing', external_user_id: 'priya' });
+      const body = res.json();
+      assert.equal(body.code, 200);
+      assert.equal(typeof body.search_id, 'string');
+      assert.deepEqual(body.data.nodes, []);
+      assert.ok(body.data.memories[0].relevance_score > 0);
+      const rows = await t.db.query('SELECT query, result_count FROM query_log WHERE id = $1', [body.search_id]);
+      assert.deepEqual(rows, [{ query: 'climbing', result_count: body.data.memories.length }]);
+    });
+
+    it('filters by metadata: role, category (fact = facts), any custom key, customMetadata', async () => {
+      const q = (metadata: object) => searchContents(t, { query: 'Priya climbing peanuts gym report', external_user_id: 'priya', metadata });
+      assert.deepEqual((await q({ role: 'assistant' })), ['I suggested a climbing gym near her office.']);
+      assert.deepEqual(await q({ category: 'fact' }), ['Priya is allergic to peanuts.']);
+      assert.deepEqual(await q({ category: 'facts' }), ['Priya is allergic to peanuts.']);
+      assert.deepEqual(await q({ team: 'red' }), ['Priya is allergic to peanuts.']);
+      assert.deepEqual(await q({ customMetadata: { source: 'email' } }), ['Quarterly report is due on Friday.']);
+    });
+
+    it('limits: max_memories (default 20), limit up to 200, and 422 beyond', async () => {
+      const many = (q: string, body: object = {}) => post(t, `/v1/memory/search${q}`, { query: 'climbing log routes', external_user_id: 'many', ...body });
+      assert.equal((await many('')).json().data.memories.length, 20);
+      assert.equal((await many('?max_memories=5')).json().data.memories.length, 5);
+      assert.equal((await many('', { limit: 25 })).json().data.memories.length, 25);
+      assertEnvelope(await many('', { limit: 201 }), 422);
+      assertEnvelope(await many('?max_memories=500'), 422);
+      assert.equal((await many('?max_memories=')).json().data.memories.length, 20);
+    });
+
+    it('namespace_id limits the search; a namespace key is confined to its namespace', async () => {
+      assert.deepEqual(await searchContents(t, { query: 'climbing', external_user_id: 'priya', namespace_id: ns }), ['Namespaced climbing memory.']);
+      const { key } = await makeKey(t.db, t.orgId, { namespaceId: ns, permissions: ['read'] });
+      assert.deepEqual(await searchContents(t, { query: 'climbing', external_user_id: 'priya' }, '', key), ['Namespaced climbing memory.']);
+      assertEnvelope(await post(t, '/v1/memory/search', { query: 'climbing', external_user_id: 'priya', namespace_id: 'other' }, key), 403);
+    });
+
+    it('no match is 200 with empty lists; empty query and unknown users behave', async () => {
+      const none = await post(t, '/v1/memory/search', { query: 'xylophone quantum', external_user_id: 'priya', metadata: { category: 'goal' } });
+      assert.equal(none.statusCode, 200);
+      assert.deepEqual(none.json().data, { memories: [], nodes: [] });
+      assertEnvelope(await post(t, '/v1/memory/search', { query: '   ', external_user_id: 'priya' }), 422);
+      assertEnvelope(await post(t, '/v1/memory/search', { external_user_id: 'priya' }), 422);
+      assert.deepEqual(await searchContents(t, { query: 'climbing', external_user_id: 'nobody-yet' }), []);
+    });
+
+    it('reranking: provider none works, others are a clear 422; rank_results conflicts are 422', async () => {
+      assert.ok((await searchContents(t, { query: 'climbing', external_user_id: 'priya', reranking_config: { reranking_enabled: true, reranking_provider: 'none' } })).length > 0);
+      const e = assertEnvelope(await post(t, '/v1/memory/search', { query: 'climbing', external_user_id: 'priya', reranking_config: { reranking_enabled: true, reranking_provider: 'cohere' } }), 422);
+      assert.match(e.error, /cohere/);
+      assertEnvelope(await post(t, '/v1/memory/search', { query: 'c', rank_results: false, reranking_config: { reranking_provider: 'none' } }), 422);
+    });
+
+    it('response_format=toon answers text/plain TOON with X-Content-Format', async () => {
+      const res = await post(t, '/v1/memory/search?response_format=toon', { query: 'peanut allergy', external_user_id: 'priya' });
+      assert.equal(res.statusCode, 200);
+      assert.match(String(res.headers['content-type']), /^text\/plain/);
+      assert.equal(res.headers['x-content-format'], 'toon');
+      const parsed = decode(res.body) as any;
+      assert.equal(parsed.data.memories[0].content, 'Priya is allergic to peanuts.');
+      assert.equal(typeof parsed.search_id, 'string');
+    });
+
+    it('user_id (deprecated, internal) wins over external_user_id', async () => {
+      const zoe = (await post(t, '/v1/memory/search', { query: 'climbs', external_user_id: 'zoe' })).json().data.memories[0];
+      const found = await searchContents(t, { query: 'climbs', user_id: zoe.user_id, external_user_id: 'priya' });
+      assert.deepEqual(found, ['Someone else climbs too.']);
+    });
+  });
+}
