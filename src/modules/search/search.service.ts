@@ -77,10 +77,12 @@ export function createSearchService(deps: SearchDeps) {
       if (scope) {
         const n = Math.max(deps.candidates, limit);
         const { primary, secondary } = deps.embedders;
+        const none = Promise.resolve(new Map<string, number>());
+        // A signal with weight 0 costs nothing: no query embedding, no index scan.
         const [lexical, dense, dense2] = await Promise.all([
-          bm25(db, scope, queryTerms(body.query), n, deps.bm25),
-          primary.embed([body.query]).then(([v]) => nearest(db, scope, 'embedding', primary.id, v, n)),
-          secondary ? secondary.embed([body.query]).then(([v]) => nearest(db, scope, 'embedding2', secondary.id, v, n)) : new Map<string, number>(),
+          deps.weights.bm25 > 0 ? bm25(db, scope, queryTerms(body.query), n, deps.bm25) : none,
+          deps.weights.dense > 0 ? primary.embed([body.query]).then(([v]) => nearest(db, scope, 'embedding', primary.id, v, n)) : none,
+          secondary && deps.weights.dense2 > 0 ? secondary.embed([body.query]).then(([v]) => nearest(db, scope, 'embedding2', secondary.id, v, n)) : none,
         ]);
         const fused = fuse([
           { scores: lexical, weight: deps.weights.bm25 },
