@@ -80,11 +80,17 @@ export const WEEKDAYS = list(`Monday, Tuesday, Wednesday, Thursday, Friday, Satu
 export const MONTHS = list(`January, February, March, April, May, June, July, August, September, October, November, December`);
 
 /** Closing remarks appended to some memories, so lengths spread over 10-40 words. */
-export const FOLLOW_UPS = list(`Mentioned it twice this week, so it seems important,
-  Asked me to keep this in mind for next time, Said the last attempt went badly,
-  Wants a reminder the day before, Not urgent but should not slip again,
-  This came up while planning the weekend, Noted after a long phone call,
-  Said it is fine to share this with the family, Double-check the details before confirming`);
+export const FOLLOW_UPS = [
+  'Mentioned it twice this week, so it seems important',
+  'Asked me to keep this in mind for next time',
+  'Said the last attempt went badly',
+  'Wants a reminder the day before',
+  'Not urgent, but it should not slip again',
+  'This came up while planning the weekend',
+  'Noted after a long phone call',
+  'Said it is fine to share this with the family',
+  'Double-check the details before confirming',
+];
 
 /** Lowercase alphabetic words of one part-of-speech tag from compromise's lexicon. */
 function lexicon(tag: string): string[] {
