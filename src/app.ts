@@ -12,6 +12,7 @@ import { createSearchService } from './modules/search/search.service.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
 import { embeddersFromConfig } from './modules/search/embedders.ts';
 import { ensureVectorIndex } from './modules/search/search.store.ts';
+import { countStaleVectors } from './modules/search/reembed.ts';
 
 export const VERSION = '0.1.0';
 
@@ -27,6 +28,10 @@ export async function buildApp({ config, db, log }: AppDeps): Promise<FastifyIns
   await embedders.load();
   for (const [slot, e] of [['embedding', embedders.index.primary], ['embedding2', embedders.index.secondary]] as const) {
     if (e) await ensureVectorIndex(db, slot, e.id, e.dimensions);
+  }
+  const stale = await countStaleVectors(db, embedders.index);
+  if (stale.embedding || stale.embedding2) {
+    log.warn({ stale }, 'Some stored vectors come from another embedding model; search ignores them in that signal until `npm run reembed` re-embeds them');
   }
   const auth = createAuthenticator(db);
   const memories = createMemoriesService({ db, embedders: embedders.index, maxContentBytes: config.MAX_CONTENT_BYTES });

@@ -84,6 +84,9 @@ export async function withFreshServer<T>(pgBaseUrl: string | undefined, fn: (ser
     const server = await startBenchServer({ dataDir, key, databaseUrl: url });
     try {
       return await fn(server, key);
+    } catch (err) {
+      console.error(`server output (tail):\n${server.output().slice(-4000)}`); // the why is usually in there
+      throw err;
     } finally {
       await server.stop();
     }

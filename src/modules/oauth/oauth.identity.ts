@@ -1,0 +1,99 @@
+import type { Queryable } from '../../platform/db/index.ts';
+import { forbidden } from '../../shared/errors.ts';
+import { firstOrganization } from '../organizations/organizations.store.ts';
+import { insertUser } from '../users/users.store.ts';
+import {
+  findIdentityUser,
+  findOrganizationByIdOrName,
+  insertIdentity,
+  touchIdentity,
+  updateUserProfile,
+  type Profile,
+} from './oauth.store.ts';
+import type { OAuthSettings } from './oauth.settings.ts';
+
+const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null);
+
+/**
+ * The profile fields Engram keeps on the user row, from standard OIDC claims. Entra ID
+ * often omits `email`; its `preferred_username` (or `upn`) is then the address.
+ */
+export function profileFromClaims(c: Record<string, unknown>): Profile {
+  const joined = [str(c.given_name), str(c.family_name)].filter(Boolean).join(' ');
+  const username = str(c.preferred_username) ?? str(c.upn);
+  return {
+    email: str(c.email) ?? (username?.includes('@') ? username : null),
+    displayName: str(c.name) ?? (joined || null) ?? username ?? str(c.nickname),
+    imageUrl: str(c.picture),
+  };
+}
+
+/** The organization claim's candidate values: a string, or the strings of an array (groups). */
+function claimValues(claims: Record<string, unknown>, name: string): string[] {
+  const v = claims[name];
+  if (typeof v === 'string') return v.trim() ? [v.trim()] : [];
+  if (Array.isArray(v)) return v.filter((x): x is string => typeof x === 'string' && x.trim() !== '').map((x) => x.trim());
+  return [];
+}
+
+/**
+ * Which organization a person belongs to (docs/oauth.md):
+ * 1. OAUTH_ORG_CLAIM present: the first value naming an organization (by id, else by unique
+ *    name); values that name none refuse the login.
+ * 2. Else OAUTH_DEFAULT_ORGANIZATION.
+ * 3. Else, when no claim is configured, the first (bootstrap) organization.
+ */
+export async function resolveOrganization(
+  db: Queryable,
+  settings: Pick<OAuthSettings, 'orgClaim' | 'defaultOrganization'>,
+  claims: Record<string, unknown>,
+): Promise<string> {
+  if (settings.orgClaim) {
+    const values = claimValues(claims, settings.orgClaim);
+    for (const v of values) {
+      const id = await findOrganizationByIdOrName(db, v);
+      if (id) return id;
+    }
+    if (values.length) throw forbidden(`No organization matches the "${settings.orgClaim}" claim of this account`);
+  }
+  if (settings.defaultOrganization) {
+    const id = await findOrganizationByIdOrName(db, settings.defaultOrganization);
+    if (!id) throw forbidden('The default organization for OAuth logins (OAUTH_DEFAULT_ORGANIZATION) does not exist');
+    return id;
+  }
+  if (settings.orgClaim) {
+    throw forbidden(`This account carries no "${settings.orgClaim}" claim and no default organization is configured`);
+  }
+  const first = await firstOrganization(db);
+  if (!first) throw forbidden('No organization exists yet');
+  return first.id;
+}
+
+/**
+ * The internal user of (organization, issuer, subject), created on first login, with the
+ * profile refreshed from the provider on every login. Run inside the caller's transaction;
+ * a concurrent first login of the same person loses the identity insert and uses the winner's user.
+ */
+export async function resolveLoginUser(
+  tx: Queryable,
+  p: { organizationId: string; issuer: string; subject: string; profile: Profile },
+): Promise<string> {
+  let userId = await findIdentityUser(tx, p.organizationId, p.issuer, p.subject);
+  if (!userId) {
+    const user = await insertUser(tx, {
+      organizationId: p.organizationId,
+      externalId: null,
+      email: p.profile.email,
+      displayName: p.profile.displayName,
+    });
+    if (await insertIdentity(tx, { organizationId: p.organizationId, issuer: p.issuer, subject: p.subject, userId: user.id })) {
+      userId = user.id;
+    } else {
+      userId = (await findIdentityUser(tx, p.organizationId, p.issuer, p.subject))!;
+    }
+  } else {
+    await touchIdentity(tx, p.organizationId, p.issuer, p.subject);
+  }
+  await updateUserProfile(tx, p.organizationId, userId, p.profile);
+  return userId;
+}
