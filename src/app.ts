@@ -5,6 +5,7 @@ import type { Logger } from './platform/log.ts';
 import { createHttpApp } from './platform/http/app.ts';
 import { createAuthenticator } from './modules/auth/auth.service.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { createOAuthModule } from './modules/oauth/index.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { createMemoriesService } from './modules/memories/memories.service.ts';
 import { memoriesRoutes } from './modules/memories/memories.routes.ts';
@@ -33,7 +34,8 @@ export async function buildApp({ config, db, log }: AppDeps): Promise<FastifyIns
   if (stale.embedding || stale.embedding2) {
     log.warn({ stale }, 'Some stored vectors come from another embedding model; search ignores them in that signal until `npm run reembed` re-embeds them');
   }
-  const auth = createAuthenticator(db);
+  const oauth = createOAuthModule({ config, db, log });
+  const auth = createAuthenticator(db, oauth.verifyBearer);
   const memories = createMemoriesService({ db, embedders: embedders.index, maxContentBytes: config.MAX_CONTENT_BYTES });
   const search = createSearchService({
     db,
@@ -41,6 +43,7 @@ export async function buildApp({ config, db, log }: AppDeps): Promise<FastifyIns
     weights: { bm25: config.SEARCH_WEIGHT_BM25, dense: config.SEARCH_WEIGHT_DENSE, dense2: config.SEARCH_WEIGHT_DENSE2 },
     bm25: { k1: config.SEARCH_BM25_K1, b: config.SEARCH_BM25_B },
     candidates: config.SEARCH_CANDIDATES,
+    neighbourWeight: config.SEARCH_NEIGHBOUR_WEIGHT,
   });
 
   const app = await createHttpApp({
@@ -53,6 +56,7 @@ export async function buildApp({ config, db, log }: AppDeps): Promise<FastifyIns
   });
   await app.register(healthRoutes(db, VERSION));
   await app.register(authRoutes(auth));
+  await app.register(oauth.routes);
   await app.register(memoriesRoutes(memories));
   await app.register(searchRoutes(search));
   return app;

@@ -73,6 +73,8 @@ export const configSchema = z.object({
   SEARCH_BM25_K1: z.coerce.number().min(0).default(0.9),
   SEARCH_BM25_B: z.coerce.number().min(0).max(1).default(0.4),
   SEARCH_CANDIDATES: int(100, 1),
+  /** Share of a same-session neighbour's score a memory borrows (0 disables). */
+  SEARCH_NEIGHBOUR_WEIGHT: z.coerce.number().min(0).max(1).default(0.3),
   /**
    * OAuth login through an OpenID Connect provider (docs/oauth.md). Disabled unless
    * OAUTH_ISSUER is set. Lists are comma-separated.

@@ -18,8 +18,11 @@ export function authRoutes(auth: Authenticator): FastifyPluginAsyncZod {
         },
       },
       async (req) => {
+        // X-Client-Type (spec 4.4) only tells the logs which client asked; it changes nothing.
+        req.log.info({ client_type: req.headers['x-client-type'] ?? 'svc_plugin' }, 'current user lookup');
         const user = await auth.currentUser(req.actor);
-        const session = req.actor.sessionId ? readCredentials(req.headers).sessionToken : undefined;
+        // Echo the session token only when it is what authenticated (a Bearer session has none to show).
+        const session = req.actor.methods.includes('session') ? readCredentials(req.headers).sessionToken : undefined;
         return {
           user_id: user?.id ?? req.actor.userId,
           sessionToken: session,

@@ -133,7 +133,10 @@ export function createOAuthService(d: {
         d.log.warn({ err }, 'identity provider end-session URL unavailable');
         return undefined;
       });
-      const logoutUrl = endSession ?? returnTo ?? new URL('/', settings.callbackUrl).href;
+      // Without a provider endpoint Engram would redirect to returnTo itself: only to a known address.
+      const knownReturn =
+        returnTo && (returnTo === settings.logoutReturnTo || redirectUriAllowed(settings.clients[clientType].redirectUris, returnTo));
+      const logoutUrl = endSession ?? (knownReturn ? returnTo : new URL('/', settings.callbackUrl).href);
       const message = sessionId
         ? 'Logged out: the session and its refresh tokens are revoked; finish at logout_url'
         : 'No session to revoke; finish at logout_url';

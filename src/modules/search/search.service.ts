@@ -11,7 +11,8 @@ import { findUserByExternalId, getUser } from '../users/users.store.ts';
 import { queryTerms } from './analyzer.ts';
 import { fuse, type FusionWeights } from './fusion.ts';
 import type { SearchBody } from './search.schemas.ts';
-import { bm25, logQuery, nearest, type Bm25Params, type SearchScope } from './search.store.ts';
+import { bm25, logQuery, nearest, sessionNeighbours, type Bm25Params, type SearchScope } from './search.store.ts';
+import { withNeighbourContext } from './context.ts';
 
 export interface SearchDeps {
   db: Db;
@@ -21,6 +22,8 @@ export interface SearchDeps {
   bm25: Bm25Params;
   /** How many candidates each retriever hands to the fusion. */
   candidates: number;
+  /** Share of a session neighbour's score a memory borrows (0 disables). */
+  neighbourWeight: number;
 }
 
 export interface SearchResult {
@@ -88,12 +91,18 @@ export function createSearchService(deps: SearchDeps) {
           { scores: lexical, weight: deps.weights.bm25 },
           { scores: dense, weight: deps.weights.dense },
           { scores: dense2, weight: deps.weights.dense2 },
-        ]).slice(0, limit);
-        const rows = await getMemories(db, scope, fused.map((f) => f.id));
-        const score = new Map(fused.map((f) => [f.id, f]));
+        ]);
+        let scores = new Map(fused.map((f) => [f.id, f.score]));
+        // Session neighbours are not re-checked against a metadata filter, so expand only without one.
+        if (deps.neighbourWeight > 0 && !scope.metadata) {
+          const anchors = fused.slice(0, Math.max(limit, 50)).map((f) => f.id);
+          scores = withNeighbourContext(scores, await sessionNeighbours(db, scope, anchors), deps.neighbourWeight);
+        }
+        const top = [...scores.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, limit);
+        const rows = await getMemories(db, scope, top.map(([id]) => id));
         memories = rows.map((row) => ({
           ...toMemoryObject(row),
-          relevance_score: score.get(row.id)!.score,
+          relevance_score: scores.get(row.id)!,
           similarity_score: dense.get(row.id) ?? 0,
         }));
       }

@@ -117,3 +117,31 @@ export async function logQuery(
     [row.id, row.organizationId, row.namespaceId, row.userId, row.apiKeyId, row.query, JSON.stringify(row.params), row.resultCount, row.latencyMs],
   );
 }
+
+/**
+ * The previous and next memory of the same session (same user, same
+ * `metadata.sessionId`, ordered by `occurred_at`) for each candidate, within the scope's
+ * organization and namespace. Candidates without a session have no neighbours.
+ */
+export async function sessionNeighbours(db: Queryable, scope: SearchScope, ids: string[]): Promise<{ id: string; prev_id: string | null; next_id: string | null }[]> {
+  if (!ids.length) return [];
+  const params: unknown[] = [ids, scope.organizationId];
+  let ns = '';
+  if (scope.namespaceId) {
+    params.push(scope.namespaceId);
+    ns = `AND m.namespace_id = $${params.length}`;
+  }
+  const side = (cmp: '<' | '>', dir: 'DESC' | 'ASC') => `LEFT JOIN LATERAL (
+      SELECT m.id FROM memories m
+      WHERE m.organization_id = c.organization_id AND m.user_id = c.user_id ${ns}
+        AND m.metadata ? 'sessionId' AND m.occurred_at IS NOT NULL
+        AND m.metadata->>'sessionId' = c.metadata->>'sessionId'
+        AND (m.occurred_at, m.id) ${cmp} (c.occurred_at, c.id)
+      ORDER BY m.occurred_at ${dir}, m.id ${dir} LIMIT 1) ${cmp === '<' ? 'p' : 'n'} ON true`;
+  return db.query(
+    `SELECT c.id, p.id AS prev_id, n.id AS next_id FROM memories c
+     ${side('<', 'DESC')} ${side('>', 'ASC')}
+     WHERE c.id = ANY($1::text[]) AND c.organization_id = $2 AND c.metadata ? 'sessionId' AND c.occurred_at IS NOT NULL`,
+    params,
+  );
+}

@@ -1,0 +1,60 @@
+/**
+ * Fusion tuning on the LoCoMo dev split, in-process: ingest once through the memories
+ * service (same code path as the HTTP API, minus HTTP), then evaluate many fusion
+ * settings against the same store. Prints R@5/10/25 overall per setting.
+ *
+ *   npx tsx bench/tune-locomo.ts '[{"bm25":0.5,"dense":0.25,"dense2":0.25}, ...]'
+ */
+import { openPglite } from '../src/platform/db/pglite.ts';
+import { migrate } from '../src/platform/db/index.ts';
+import { createLogger } from '../src/platform/log.ts';
+import { bootstrap } from '../src/modules/organizations/bootstrap.ts';
+import { createMemoriesService } from '../src/modules/memories/memories.service.ts';
+import { createSearchService } from '../src/modules/search/search.service.ts';
+import { embeddersFromConfig } from '../src/modules/search/embedders.ts';
+import { ensureVectorIndex } from '../src/modules/search/search.store.ts';
+import { createAuthenticator } from '../src/modules/auth/auth.service.ts';
+import { loadConfig } from '../src/config.ts';
+import { loadLocomo, recallAt, turnMemories, userOf } from './lib/locomo-data.ts';
+
+const FILE = process.env.LOCOMO_FILE || '/work/shared/data/locomo/locomo-dev.json';
+const settings: Record<string, number>[] = JSON.parse(process.argv[2] || '[{"bm25":0.5,"dense":0.25,"dense2":0.25}]');
+
+const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' } as Record<string, string>);
+const db = await openPglite();
+await migrate(db);
+const key = 'ek_org_tuning_key_0123456789';
+await bootstrap(db, { bootstrapKey: key, dataDir: '/tmp/engram-tune', log: createLogger('silent') });
+const embedders = embeddersFromConfig(config);
+await ensureVectorIndex(db, 'embedding', embedders.index.primary.id, embedders.index.primary.dimensions);
+if (embedders.index.secondary) await ensureVectorIndex(db, 'embedding2', embedders.index.secondary.id, embedders.index.secondary.dimensions);
+const actor = await createAuthenticator(db).authenticate({ 'x-api-key': key });
+const memories = createMemoriesService({ db, embedders: embedders.index, maxContentBytes: 15000 });
+
+const convs = loadLocomo(FILE);
+const t0 = performance.now();
+for (const c of convs) {
+  const items = turnMemories(c);
+  for (let i = 0; i < items.length; i += 100) await memories.addBatch(actor, items.slice(i, i + 100), {}, 50);
+}
+console.error(`ingested in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+for (const s of settings) {
+  const search = createSearchService({
+    db, embedders: embedders.query,
+    weights: { bm25: s.bm25 ?? 0.5, dense: s.dense ?? 0.25, dense2: s.dense2 ?? 0.25 },
+    bm25: { k1: s.k1 ?? 0.9, b: s.b ?? 0.4 }, candidates: s.candidates ?? 100, neighbourWeight: s.nb ?? 0,
+  });
+  const sums = [0, 0, 0];
+  let n = 0;
+  for (const c of convs) {
+    for (const q of c.questions) {
+      const r = await search.search(actor, { query: q.question, external_user_id: userOf(c) } as any, 25);
+      const ranked = r.memories.map((m) => (m.customMetadata as any).dia_id as string);
+      [5, 10, 25].forEach((k, i) => (sums[i] += recallAt(q.evidence, ranked, k)));
+      n++;
+    }
+  }
+  console.log(JSON.stringify(s), sums.map((v) => ((100 * v) / n).toFixed(1)).join(' / '));
+}
+await db.close();
