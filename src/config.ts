@@ -68,13 +68,13 @@ export const configSchema = z.object({
   QUERY_EMBEDDING_CACHE_SIZE: int(2000, 0),
   /** Fusion weights of the normalised scores (tuned on the dev sets; see docs/retrieval.md). */
   SEARCH_WEIGHT_BM25: z.coerce.number().min(0).default(0.5),
-  SEARCH_WEIGHT_DENSE: z.coerce.number().min(0).default(0.25),
-  SEARCH_WEIGHT_DENSE2: z.coerce.number().min(0).default(0.25),
+  SEARCH_WEIGHT_DENSE: z.coerce.number().min(0).default(0.35),
+  SEARCH_WEIGHT_DENSE2: z.coerce.number().min(0).default(0.15),
   SEARCH_BM25_K1: z.coerce.number().min(0).default(0.9),
   SEARCH_BM25_B: z.coerce.number().min(0).max(1).default(0.4),
   SEARCH_CANDIDATES: int(100, 1),
   /** Share of a same-session neighbour's score a memory borrows (0 disables). */
-  SEARCH_NEIGHBOUR_WEIGHT: z.coerce.number().min(0).max(1).default(0.3),
+  SEARCH_NEIGHBOUR_WEIGHT: z.coerce.number().min(0).max(1).default(0.5),
   /**
    * OAuth login through an OpenID Connect provider (docs/oauth.md). Disabled unless
    * OAUTH_ISSUER is set. Lists are comma-separated.

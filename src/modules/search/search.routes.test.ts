@@ -97,6 +97,16 @@ for (const store of testStores) {
       assert.equal(typeof parsed.search_id, 'string');
     });
 
+    it('a turn next to the matching one in the same session comes along (conversation context)', async () => {
+      const turns = ['Did you ever get a pet?', 'Yes! We adopted a rescue greyhound named Biscuit last spring.', 'Unrelated chat about the weather today.'];
+      for (const [i, content] of turns.entries()) {
+        await addMemory(t, { content, external_user_id: 'ctx', metadata: { sessionId: 's1', createdAt: `2024-03-01T10:0${i}:00Z` } });
+      }
+      for (let i = 0; i < 5; i++) await addMemory(t, { content: `Filler memory ${i} about gardening.`, external_user_id: 'ctx', metadata: { sessionId: 's2', createdAt: `2024-03-02T10:0${i}:00Z` } });
+      const found = await searchContents(t, { query: 'pet', external_user_id: 'ctx' }, '?max_memories=2');
+      assert.deepEqual(found, ['Did you ever get a pet?', 'Yes! We adopted a rescue greyhound named Biscuit last spring.']);
+    });
+
     it('user_id (deprecated, internal) wins over external_user_id', async () => {
       const zoe = (await post(t, '/v1/memory/search', { query: 'climbs', external_user_id: 'zoe' })).json().data.memories[0];
       const found = await searchContents(t, { query: 'climbs', user_id: zoe.user_id, external_user_id: 'priya' });
