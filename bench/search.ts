@@ -17,9 +17,10 @@
  * lives in <dir>/pglite, PostgreSQL in database `engram_bench_search` (with its server state
  * in <dir>/postgres), and <dir>/<store>/bench.json records the key and how many memories are
  * in. A later run with the same dir resumes from there: sizes already ingested are only
- * searched, larger ones ingest just the missing memories (so after one full run, the
- * 100k searches take minutes instead of the ~30 min ingest). Delete the dir to start over;
- * an interrupted ingest also starts over.
+ * searched, larger ones ingest just the missing memories (so, after one full run, the 100k
+ * searches take minutes instead of an ingest of about an hour per store); sizes below what
+ * a kept store holds are skipped. Delete the dir to start over; an interrupted ingest also
+ * starts over.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';

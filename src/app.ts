@@ -36,7 +36,7 @@ export async function buildApp({ config, db, log }: AppDeps): Promise<FastifyIns
   }
   const oauth = createOAuthModule({ config, db, log });
   const auth = createAuthenticator(db, oauth.verifyBearer);
-  const memories = createMemoriesService({ db, embedders: embedders.index, maxContentBytes: config.MAX_CONTENT_BYTES });
+  const memories = createMemoriesService({ db, embedders: embedders.index, maxContentBytes: config.MAX_CONTENT_BYTES, log });
   const search = createSearchService({
     db,
     embedders: embedders.query,

@@ -1,4 +1,6 @@
 import type { Db, Queryable } from '../../platform/db/index.ts';
+import type { Logger } from '../../platform/log.ts';
+import { resolveExternalUser } from '../users/users.store.ts';
 import { requirePermission, type Actor } from '../../shared/actor.ts';
 import { AppError, unprocessable } from '../../shared/errors.ts';
 import { newId } from '../../shared/ids.ts';
@@ -14,6 +16,7 @@ export interface MemoriesDeps {
   db: Db;
   embedders: Embedders;
   maxContentBytes: number;
+  log?: Logger;
 }
 
 export interface AddedMemory {
@@ -122,6 +125,10 @@ export function createMemoriesService(deps: MemoriesDeps) {
           errors.push({ index, code: e.code, status: 'error', error: e.message, details: e.details ?? undefined });
         }
       });
+      // Create the batch's new users first, one short statement each in a fixed order:
+      // inserting them inside concurrent group transactions in different orders deadlocks.
+      const externalIds = [...new Set(ok.filter((x) => !x.input.userId && x.input.externalUserId).map((x) => x.input.externalUserId!))].sort();
+      for (const id of externalIds) await resolveExternalUser(db, actor.organizationId, id);
       const successes: { index: number; item: AddedMemory; storage: number }[] = [];
       for (let g = 0; g < ok.length; g += batchSize) {
         const group = ok.slice(g, g + batchSize);
@@ -134,6 +141,7 @@ export function createMemoriesService(deps: MemoriesDeps) {
           });
           rows.forEach((row, i) => successes.push({ index: group[i].index, item: added(row, chunks[i]), storage: storageBytes(row, chunks[i]) }));
         } catch (err) {
+          if (!(err instanceof AppError)) deps.log?.error({ err, batchId }, 'storing a group of a batch failed');
           const e = err instanceof AppError ? err : new AppError(500, 'Storing this group of the batch failed');
           for (const x of group) errors.push({ index: x.index, code: e.code, status: 'error', error: e.message });
         }
