@@ -100,6 +100,18 @@ for (const store of testStores) {
       assert.equal(all.json().status, 'error');
     });
 
+    it('concurrent batches creating the same new users all succeed', async () => {
+      const users = ['cc-a', 'cc-b', 'cc-c', 'cc-d'];
+      const batches = [0, 1, 2, 3].map((k) => ({
+        batch_size: 2,
+        memories: users.map((u, i) => ({ content: `Concurrent note ${k}-${i}`, external_user_id: users[(i + k) % users.length] })),
+      }));
+      const results = await Promise.all(batches.map((b) => post(t, '/v1/memory/batch', b)));
+      for (const r of results) assert.equal(r.statusCode, 200, r.body);
+      const rows = await t.db.query(`SELECT count(*)::int AS n FROM users WHERE organization_id = $1 AND external_id LIKE 'cc-%'`, [t.orgId]);
+      assert.equal(rows[0].n, 4);
+    });
+
     it('updates content (re-embedded and re-indexed), metadata and context', async () => {
       const id = await addMemory(t, { content: 'The meeting is on Monday.', external_user_id: 'upd' });
       const res = await t.app.inject({ method: 'PUT', url: `/v1/memory/${id}`, headers: { 'x-api-key': t.key }, payload: { content: 'The workshop moved to Thursday.', metadata: { category: 'task' } } });
