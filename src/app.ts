@@ -9,11 +9,21 @@ import { createOAuthModule } from './modules/oauth/index.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { createMemoriesService } from './modules/memories/memories.service.ts';
 import { memoriesRoutes } from './modules/memories/memories.routes.ts';
+import { memoryJobs } from './modules/memories/memories.jobs.ts';
+import { createMemoryStatusService } from './modules/memories/status.service.ts';
+import { statusRoutes } from './modules/memories/status.routes.ts';
+import { createWorker, type Worker } from './platform/jobs/index.ts';
 import { createSearchService } from './modules/search/search.service.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
 import { embeddersFromConfig } from './modules/search/embedders.ts';
 import { ensureVectorIndex } from './modules/search/search.store.ts';
 import { countStaleVectors } from './modules/search/reembed.ts';
+import { createNamespacesService } from './modules/namespaces/namespaces.service.ts';
+import { namespacesRoutes } from './modules/namespaces/namespaces.routes.ts';
+import { createApiKeysService } from './modules/api-keys/api-keys.service.ts';
+import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
+import { createUsersService } from './modules/users/users.service.ts';
+import { usersRoutes } from './modules/users/users.routes.ts';
 
 export const VERSION = '0.1.0';
 
@@ -57,7 +67,30 @@ export async function buildApp({ config, db, log }: AppDeps): Promise<FastifyIns
   await app.register(healthRoutes(db, VERSION));
   await app.register(authRoutes(auth));
   await app.register(oauth.routes);
+  // Before memoriesRoutes: the static /status/ segments must stay visibly separate from /:memory_id.
+  await app.register(statusRoutes(createMemoryStatusService({ db })));
   await app.register(memoriesRoutes(memories));
   await app.register(searchRoutes(search));
+  await app.register(namespacesRoutes(createNamespacesService(db)));
+  await app.register(apiKeysRoutes(createApiKeysService(db)));
+  await app.register(usersRoutes(createUsersService(db)));
   return app;
+}
+
+/**
+ * The background worker with every module's job handlers (the `worker` role; with PGlite it
+ * always runs in the server process). Not started: the caller starts and stops it.
+ */
+export function buildWorker({ config, db, log }: AppDeps): Worker {
+  return createWorker({
+    db,
+    log: log.child({ role: 'worker' }),
+    handlers: { ...memoryJobs() },
+    concurrency: config.WORKER_CONCURRENCY,
+    pollMs: config.WORKER_POLL_MS,
+    visibilityMs: config.WORKER_VISIBILITY_MS,
+    shutdownGraceMs: config.WORKER_SHUTDOWN_GRACE_MS,
+    // A PGlite data directory is locked to this process: jobs left running are orphans.
+    exclusive: db.kind === 'pglite',
+  });
 }

@@ -40,6 +40,14 @@ export const configSchema = z.object({
     .default('api,worker')
     .transform((s) => s.split(',').map((r) => r.trim()).filter(Boolean))
     .pipe(z.array(z.enum(['api', 'worker'])).min(1)),
+  /** Background jobs run at once per worker process (docs/jobs.md). */
+  WORKER_CONCURRENCY: int(4, 1),
+  /** Poll interval of the worker; LISTEN/NOTIFY wakes it sooner. */
+  WORKER_POLL_MS: int(1000, 10),
+  /** A claimed job whose worker stops renewing its lock for this long is taken by another worker. */
+  WORKER_VISIBILITY_MS: int(60_000, 1000),
+  /** On shutdown, how long the worker waits for jobs in hand before handing them back. */
+  WORKER_SHUTDOWN_GRACE_MS: int(10_000, 0),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Requests per window per API key (0 disables rate limiting). */
   RATE_LIMIT_MAX: int(1000, 0),

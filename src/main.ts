@@ -2,7 +2,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createLogger } from './platform/log.ts';
 import { openDb } from './platform/db/index.ts';
 import { bootstrap } from './modules/organizations/bootstrap.ts';
-import { buildApp } from './app.ts';
+import { buildApp, buildWorker } from './app.ts';
 
 let config: Config;
 try {
@@ -20,10 +20,15 @@ async function start() {
   const t0 = performance.now();
   const db = await openDb(config);
   await bootstrap(db, { bootstrapKey: config.BOOTSTRAP_API_KEY, dataDir: config.DATA_DIR, log });
-  const app = await buildApp({ config, db, log });
-  if (config.ROLES.includes('api')) await app.listen({ port: config.PORT, host: config.HOST });
+  // One process owns an embedded store, so its worker runs here whatever ROLES says.
+  const roles = db.kind === 'pglite' ? [...new Set([...config.ROLES, 'worker' as const])] : config.ROLES;
+  if (db.kind === 'pglite' && !config.ROLES.includes('worker')) log.warn('PGlite: the worker runs in the server process (ROLES is for PostgreSQL)');
+  const app = roles.includes('api') ? await buildApp({ config, db, log }) : null;
+  const worker = roles.includes('worker') ? buildWorker({ config, db, log }) : null;
+  if (app) await app.listen({ port: config.PORT, host: config.HOST });
+  await worker?.start();
   log.info(
-    { store: db.kind, roles: config.ROLES, startup_ms: Math.round(performance.now() - t0) },
+    { store: db.kind, roles, startup_ms: Math.round(performance.now() - t0) },
     'Engram started',
   );
 
@@ -32,7 +37,9 @@ async function start() {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
-    await app.close();
+    // The worker first: jobs in hand finish (or are handed back) while the store is open.
+    await worker?.stop();
+    await app?.close();
     await db.close();
     process.exit(0);
   };

@@ -69,3 +69,34 @@ export async function touchApiKey(db: Queryable, id: string): Promise<void> {
     [id],
   );
 }
+
+/** Keys bound to one namespace of the organization, newest first (never the hash). */
+export async function listNamespaceKeys(db: Queryable, organizationId: string, namespaceId: string): Promise<ApiKeyRow[]> {
+  return db.query<ApiKeyRow>(
+    `SELECT ${COLUMNS} FROM api_keys WHERE organization_id = $1 AND namespace_id = $2 ORDER BY created_at DESC, id DESC`,
+    [organizationId, namespaceId],
+  );
+}
+
+/** Revoke a key of one namespace; false when it is not there (or already revoked). */
+export async function revokeNamespaceKey(db: Queryable, organizationId: string, namespaceId: string, id: string): Promise<boolean> {
+  const rows = await db.query(
+    `UPDATE api_keys SET is_active = false, revoked_at = now()
+     WHERE organization_id = $1 AND namespace_id = $2 AND id = $3 AND revoked_at IS NULL RETURNING id`,
+    [organizationId, namespaceId, id],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * Operator revocation by key id, in whatever organization it lives (the admin CLI runs
+ * with database access, outside tenancy). Returns the key's organization, if revoked.
+ */
+export async function revokeApiKeyById(db: Queryable, id: string): Promise<{ organization_id: string; namespace_id: string | null } | undefined> {
+  const rows = await db.query<{ organization_id: string; namespace_id: string | null }>(
+    `UPDATE api_keys SET is_active = false, revoked_at = now() WHERE id = $1 AND revoked_at IS NULL
+     RETURNING organization_id, namespace_id`,
+    [id],
+  );
+  return rows[0];
+}

@@ -11,6 +11,8 @@ import { addMemoryBody, type AddMemoryBody } from './memories.schemas.ts';
 import { insertChunks, insertMemory, type ChunkData, type MemoryRow } from './memories.store.ts';
 import { aclLists, resolveOwner, resolveWriteNamespace } from './ownership.ts';
 import { createMemoryLifecycle } from './lifecycle.ts';
+import { enqueue } from '../../platform/jobs/index.ts';
+import { MEMORY_PROCESS } from './memories.jobs.ts';
 
 export interface MemoriesDeps {
   db: Db;
@@ -63,14 +65,17 @@ export function createMemoriesService(deps: MemoriesDeps) {
       acl_write: acl.write,
       consent: input.policy.consent ?? 'implicit',
       risk: input.policy.risk ?? 'none',
-      // Background processing (graph, transforms) arrives with the job queue; until then
-      // the quick save is the whole processing and the memory is complete once stored.
-      status: 'completed',
+      // Stored with its chunks, the memory is searchable (quick_saved); the rest runs in the
+      // memory.process job, enqueued below in this same transaction (docs/jobs.md).
+      status: opts.skipBackgroundProcessing ? 'completed' : 'quick_saved',
       batch_id: opts.batchId ?? null,
       content_bytes: bytes,
       occurred_at: input.occurredAt,
     });
     await insertChunks(tx, row, chunks);
+    if (!opts.skipBackgroundProcessing) {
+      await enqueue(tx, { kind: MEMORY_PROCESS, organizationId: actor.organizationId, payload: { memory_id: row.id } });
+    }
     return row;
   }
 

@@ -50,8 +50,9 @@ export interface Scope {
 export async function insertMemory(tx: Queryable, m: NewMemory): Promise<MemoryRow> {
   const rows = await tx.query<MemoryRow>(
     `INSERT INTO memories (id, organization_id, namespace_id, user_id, external_user_id, content, type, metadata, context,
-       policy, acl_read, acl_write, consent, risk, status, batch_id, content_bytes, occurred_at)
-     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18) RETURNING ${COLUMNS}`,
+       policy, acl_read, acl_write, consent, risk, status, batch_id, content_bytes, occurred_at, completed_at)
+     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18, CASE WHEN $15::text = 'completed' THEN now() END)
+     RETURNING ${COLUMNS}`,
     [m.id, m.organization_id, m.namespace_id, m.user_id, m.external_user_id, m.content, m.type, JSON.stringify(m.metadata),
       m.context ? JSON.stringify(m.context) : null, JSON.stringify(m.policy), m.acl_read, m.acl_write, m.consent, m.risk,
       m.status, m.batch_id, m.content_bytes, m.occurred_at],

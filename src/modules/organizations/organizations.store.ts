@@ -23,3 +23,18 @@ export async function firstOrganization(db: Queryable): Promise<OrganizationRow 
 export async function insertNamespace(db: Queryable, id: string, organizationId: string, name: string): Promise<void> {
   await db.query('INSERT INTO namespaces (id, organization_id, name) VALUES ($1, $2, $3)', [id, organizationId, name]);
 }
+
+export interface OrganizationSummary extends OrganizationRow {
+  namespaces: number;
+  active_keys: number;
+}
+
+/** Every organization with its namespace and live-key counts (operator view, not tenant-scoped). */
+export async function listOrganizations(db: Queryable): Promise<OrganizationSummary[]> {
+  return db.query<OrganizationSummary>(
+    `SELECT o.id, o.name, o.created_at,
+       (SELECT count(*)::int FROM namespaces n WHERE n.organization_id = o.id) AS namespaces,
+       (SELECT count(*)::int FROM api_keys k WHERE k.organization_id = o.id AND k.is_active AND k.revoked_at IS NULL) AS active_keys
+     FROM organizations o ORDER BY o.created_at, o.id`,
+  );
+}

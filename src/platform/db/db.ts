@@ -17,6 +17,12 @@ export interface Db extends Queryable {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Cheap liveness check for /ready. */
   ping(): Promise<void>;
+  /**
+   * Subscribe to `NOTIFY channel` (send with `SELECT pg_notify(channel, payload)`, which a
+   * transaction delivers on commit). Wake-ups only: a notification can be missed (e.g. while
+   * a connection reconnects), so callers also poll. Resolves to the unsubscribe function.
+   */
+  listen(channel: string, fn: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 

@@ -44,6 +44,13 @@ export async function openPglite(dataDir?: string): Promise<Db> {
     ping: async () => {
       await pg.query('SELECT 1');
     },
+    // One process owns the embedded store, so NOTIFY is delivered in-process.
+    listen: async (channel, fn) => {
+      const unlisten = await pg.listen(channel, fn);
+      return async () => {
+        if (!pg.closed) await unlisten();
+      };
+    },
     close: async () => {
       try {
         await pg.close();

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Db, Queryable, Row } from './db.ts';
+import { createPgListener } from './pg-listener.ts';
 
 // int8 as numbers, as on PGlite (counts and sums stay far below 2^53).
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -19,6 +20,7 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
     },
   });
   await pool.query('SELECT 1'); // fail fast with the driver's message when unreachable
+  const listener = createPgListener(url);
   return {
     kind: 'postgres',
     ...wrap(pool),
@@ -39,6 +41,10 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
     ping: async () => {
       await pool.query('SELECT 1');
     },
-    close: () => pool.end(),
+    listen: (channel, fn) => listener.listen(channel, fn),
+    close: async () => {
+      await listener.close();
+      await pool.end();
+    },
   };
 }

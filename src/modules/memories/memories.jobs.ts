@@ -1,0 +1,49 @@
+import type { JobContext, JobHandler, JobRow } from '../../platform/jobs/index.ts';
+import { failProcessing, finishProcessing, startProcessing, type MemoryStatusRow } from './status.store.ts';
+
+/** Job kind enqueued with every memory that needs background processing. */
+export const MEMORY_PROCESS = 'memory.process';
+
+/**
+ * One post-save step (graph extraction, transforms … arrive here). Steps run outside any
+ * transaction (they may call models) and MUST be idempotent: after a crash the whole job
+ * runs again, so a step replaces what an earlier run of it wrote instead of adding to it.
+ */
+export interface ProcessingStep {
+  name: string;
+  run(memory: MemoryStatusRow, ctx: JobContext): Promise<void>;
+}
+
+/** The memory is given up: it was stored and stays searchable; its status says why processing failed. */
+async function markFailed(job: JobRow, error: string, ctx: Pick<JobContext, 'db'>): Promise<void> {
+  const reason = error.split('\n')[0].replace(/^Error: /, '').slice(0, 1000);
+  await failProcessing(ctx.db, job.organization_id!, String(job.payload.memory_id), reason);
+}
+
+/**
+ * Handlers of the memories module: `memory.process` moves a quick-saved memory through
+ * processing → completed (or failed once its job is dead). Idempotent: a memory already
+ * completed, failed or deleted is left alone; a memory stuck in `processing` (its worker
+ * died) is processed again.
+ */
+export function memoryJobs(steps: ProcessingStep[] = []): Record<string, JobHandler> {
+  return {
+    [MEMORY_PROCESS]: {
+      async run(job, ctx) {
+        const organizationId = job.organization_id!;
+        const memory = await startProcessing(ctx.db, organizationId, String(job.payload.memory_id));
+        if (!memory) return;
+        for (const step of steps) {
+          try {
+            await step.run(memory, ctx);
+          } catch (err) {
+            const message = err instanceof Error ? err.message : String(err);
+            throw new Error(`${step.name}: ${message}`, { cause: err });
+          }
+        }
+        await finishProcessing(ctx.db, organizationId, memory.id);
+      },
+      onDead: markFailed,
+    },
+  };
+}

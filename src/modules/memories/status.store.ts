@@ -1,0 +1,79 @@
+import type { Queryable } from '../../platform/db/index.ts';
+import type { Scope } from './memories.store.ts';
+
+/** The lifecycle of a memory (client contract: retrieveStatus). */
+export const MEMORY_STATES = ['queued', 'quick_saved', 'processing', 'completed', 'failed'] as const;
+export type MemoryState = (typeof MEMORY_STATES)[number];
+
+export interface MemoryStatusRow {
+  id: string;
+  organization_id: string;
+  batch_id: string | null;
+  status: MemoryState;
+  status_error: string | null;
+  created_at: Date;
+  updated_at: Date;
+  processing_started_at: Date | null;
+  completed_at: Date | null;
+  failed_at: Date | null;
+}
+
+const COLUMNS = 'id, organization_id, batch_id, status, status_error, created_at, updated_at, processing_started_at, completed_at, failed_at';
+
+function scopeSql(scope: Scope, params: unknown[]): string {
+  params.push(scope.organizationId);
+  let sql = `organization_id = $${params.length}`;
+  if (scope.namespaceId) {
+    params.push(scope.namespaceId);
+    sql += ` AND namespace_id = $${params.length}`;
+  }
+  return sql;
+}
+
+export async function getMemoryStatus(db: Queryable, scope: Scope, id: string): Promise<MemoryStatusRow | undefined> {
+  const params: unknown[] = [id];
+  const rows = await db.query<MemoryStatusRow>(`SELECT ${COLUMNS} FROM memories WHERE id = $1 AND ${scopeSql(scope, params)}`, params);
+  return rows[0];
+}
+
+/** Every memory of one batch visible in the scope, in insertion order. */
+export async function getBatchStatus(db: Queryable, scope: Scope, batchId: string): Promise<MemoryStatusRow[]> {
+  const params: unknown[] = [batchId];
+  return db.query<MemoryStatusRow>(
+    `SELECT ${COLUMNS} FROM memories WHERE batch_id = $1 AND ${scopeSql(scope, params)} ORDER BY created_at, id`,
+    params,
+  );
+}
+
+// Transitions used by the memory.process job. Each is conditional on the current state,
+// so a job that runs twice (worker died after the work) changes nothing the second time.
+
+/** quick_saved (or queued, or a processing attempt that died) → processing. */
+export async function startProcessing(db: Queryable, organizationId: string, id: string): Promise<MemoryStatusRow | undefined> {
+  const rows = await db.query<MemoryStatusRow>(
+    `UPDATE memories SET status = 'processing', processing_started_at = now(), updated_at = now()
+     WHERE id = $1 AND organization_id = $2 AND status IN ('queued', 'quick_saved', 'processing') RETURNING ${COLUMNS}`,
+    [id, organizationId],
+  );
+  return rows[0];
+}
+
+/** processing → completed. */
+export async function finishProcessing(db: Queryable, organizationId: string, id: string): Promise<boolean> {
+  const rows = await db.query(
+    `UPDATE memories SET status = 'completed', completed_at = now(), status_error = NULL, updated_at = now()
+     WHERE id = $1 AND organization_id = $2 AND status = 'processing' RETURNING id`,
+    [id, organizationId],
+  );
+  return rows.length > 0;
+}
+
+/** Any unfinished state → failed, with the reason. */
+export async function failProcessing(db: Queryable, organizationId: string, id: string, error: string): Promise<boolean> {
+  const rows = await db.query(
+    `UPDATE memories SET status = 'failed', failed_at = now(), status_error = $3, updated_at = now()
+     WHERE id = $1 AND organization_id = $2 AND status IN ('queued', 'quick_saved', 'processing') RETURNING id`,
+    [id, organizationId, error],
+  );
+  return rows.length > 0;
+}

@@ -1,0 +1,162 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startApp, testStores, type TestApp } from '../../../test/harness.ts';
+import { assertEnvelope, authKit } from '../../../test/auth-kit.ts';
+import { makeKey, makeNamespace, makeOrg } from '../../../test/factories.ts';
+import { addMemory, searchContents } from '../../../test/memory-helpers.ts';
+
+for (const store of testStores) {
+  describe(`namespaces [${store.name}]`, () => {
+    let t: TestApp;
+    let known: string;
+    before(async () => {
+      t = await startApp(store);
+      known = await makeNamespace(t.db, t.orgId, 'kit-namespace');
+    });
+    after(() => t.close());
+    const call = (method: any, url: string, payload?: unknown, key = t.key) =>
+      t.app.inject({ method, url, headers: { 'x-api-key': key }, payload: payload as any });
+    const memRow = async (id: string) =>
+      (await t.db.query<{ namespace_id: string | null; acl_read: string[]; acl_write: string[] }>('SELECT namespace_id, acl_read, acl_write FROM memories WHERE id = $1', [id]))[0];
+    const chunkNs = async (id: string) => (await t.db.query<{ namespace_id: string | null }>('SELECT namespace_id FROM memory_chunks WHERE memory_id = $1', [id])).map((r) => r.namespace_id);
+
+    it('creates, gets, lists (paged) and updates namespaces with the NamespaceItem fields', async () => {
+      const res = await call('POST', '/v1/namespace', { name: 'acme-prod', environment_type: 'staging', rate_limits: { requests_per_minute: 100 }, default_policy: { consent: 'explicit' } });
+      assert.equal(res.statusCode, 200, res.body);
+      const ns = res.json().data;
+      assert.equal(ns.name, 'acme-prod');
+      assert.equal(ns.organization_id, t.orgId);
+      assert.equal(ns.environment_type, 'staging');
+      assert.equal(ns.is_active, true);
+      assert.deepEqual(ns.rate_limits, { requests_per_minute: 100 }); // null values are stripped at the edge (null = absent)
+      assert.deepEqual(ns.default_policy, { consent: 'explicit' });
+      assert.equal(ns.memoriesCount, 0);
+      assert.equal(ns.storageCount, 0);
+      assert.ok(!Number.isNaN(Date.parse(ns.createdAt)) && !Number.isNaN(Date.parse(ns.updatedAt)));
+
+      await addMemory(t, { content: 'Twelve bytes', external_user_id: 'u1', namespace_id: ns.objectId });
+      await addMemory(t, { content: 'Four', external_user_id: 'u1', namespace_id: ns.objectId });
+      const got = (await call('GET', `/v1/namespace/${ns.objectId}`)).json().data;
+      assert.equal(got.memoriesCount, 2);
+      assert.equal(got.storageCount, 16);
+
+      const upd = await call('PUT', `/v1/namespace/${ns.objectId}`, { is_active: false, rate_limits: { requests_per_minute: 5 } });
+      assert.equal(upd.statusCode, 200, upd.body);
+      assert.equal(upd.json().data.is_active, false);
+      assert.equal(upd.json().data.name, 'acme-prod');
+      assert.deepEqual(upd.json().data.rate_limits, { requests_per_minute: 5 });
+      assert.equal(upd.json().data.environment_type, 'staging');
+
+      const page1 = (await call('GET', '/v1/namespace?limit=2&skip=0')).json();
+      const page2 = (await call('GET', '/v1/namespace?limit=2&skip=2')).json();
+      assert.equal(page1.total, page2.total);
+      assert.ok(page1.total >= 3); // default + kit + acme-prod
+      assert.equal(page1.page, 0);
+      assert.equal(page2.page, 2);
+      assert.equal(page1.page_size, 2);
+      assert.equal(page1.data.length, 2);
+      const names = [...page1.data, ...page2.data].map((n: any) => n.name);
+      assert.ok(names.includes('default') && names.includes('acme-prod'));
+      assert.equal(new Set(names).size, names.length);
+    });
+
+    it('rejects duplicate names (400) and bad input (422); unknown ids are 404', async () => {
+      await makeNamespace(t.db, t.orgId, 'dup');
+      assertEnvelope(await call('POST', '/v1/namespace', { name: 'dup' }), 400);
+      const other = (await call('POST', '/v1/namespace', { name: 'dup-2' })).json().data;
+      assertEnvelope(await call('PUT', `/v1/namespace/${other.objectId}`, { name: 'dup' }), 400);
+      assertEnvelope(await call('POST', '/v1/namespace', { name: '' }), 422);
+      assertEnvelope(await call('POST', '/v1/namespace', { name: 'x', environment_type: 'moon' }), 422);
+      assertEnvelope(await call('GET', '/v1/namespace/nope'), 404);
+      assertEnvelope(await call('PUT', '/v1/namespace/nope', { is_active: true }), 404);
+      assertEnvelope(await call('DELETE', '/v1/namespace/nope'), 404);
+    });
+
+    it('namespace keys see only their own namespace and cannot administer namespaces (403)', async () => {
+      const mine = await makeNamespace(t.db, t.orgId);
+      const { key } = await makeKey(t.db, t.orgId, { namespaceId: mine });
+      const list = (await call('GET', '/v1/namespace', undefined, key)).json();
+      assert.equal(list.total, 1);
+      assert.deepEqual(list.data.map((n: any) => n.objectId), [mine]);
+      assert.equal((await call('GET', `/v1/namespace/${mine}`, undefined, key)).statusCode, 200);
+      assertEnvelope(await call('GET', `/v1/namespace/${known}`, undefined, key), 404);
+      assertEnvelope(await call('POST', '/v1/namespace', { name: 'sneaky' }, key), 403);
+      assertEnvelope(await call('PUT', `/v1/namespace/${mine}`, { rate_limits: { requests_per_minute: 1e6 } }, key), 403);
+      assertEnvelope(await call('DELETE', `/v1/namespace/${mine}`, undefined, key), 403);
+      assert.equal((await call('GET', `/v1/namespace/${mine}`)).statusCode, 200);
+    });
+
+    it('delete (defaults): memories and chunks gone, ACL references cleaned elsewhere, keys dead, other tenant untouched', async () => {
+      const doomed = await makeNamespace(t.db, t.orgId);
+      const keep = await makeNamespace(t.db, t.orgId);
+      const other = await makeOrg(t.db);
+      const otherNs = await makeNamespace(t.db, other.organizationId);
+      const { key: nsKey } = await makeKey(t.db, t.orgId, { namespaceId: doomed });
+      const m1 = await addMemory(t, { content: 'Doomed memory one about kayaks.', external_user_id: 'del-u', namespace_id: doomed });
+      const m2 = await addMemory(t, { content: 'Doomed memory two about kayaks.', external_user_id: 'del-u', namespace_id: doomed });
+      const acl = { read: [`namespace:${doomed}`, 'external_user:friend'], write: [`namespace:${doomed}`] };
+      const sharedR = await addMemory(t, { content: 'Shared with the doomed namespace.', external_user_id: 'del-u', namespace_id: keep, policy: { acl } });
+      const sharedW = await addMemory(t, { content: 'Only readable by it.', external_user_id: 'del-u', policy: { acl: { read: [`namespace:${doomed}`] } } });
+      const untouched = await addMemory(t, { content: 'Another tenant note, same ACL text.', external_user_id: 'del-u', namespace_id: otherNs, policy: { acl } }, other.key);
+
+      const res = await call('DELETE', `/v1/namespace/${doomed}`);
+      assert.equal(res.statusCode, 200, res.body);
+      const body = res.json();
+      assert.equal(body.status, 'success');
+      assert.equal(body.namespace_id, doomed);
+      assert.deepEqual(body.cascade, {
+        memories_deleted: 2, memories_failed: 0, memories_detached: 0, graph_nodes_deleted: 0, neo4j_nodes_deleted: 0,
+        acl_read_cleaned: 2, acl_write_cleaned: 1, api_keys_deleted: 1,
+      });
+      assert.equal(await memRow(m1), undefined);
+      assert.equal(await memRow(m2), undefined);
+      assert.deepEqual(await chunkNs(m1), []);
+      assert.deepEqual((await memRow(sharedR)).acl_read.filter((e) => e.startsWith('namespace:')), []);
+      assert.ok((await memRow(sharedR)).acl_read.includes('external_user:friend'));
+      assert.deepEqual((await memRow(sharedR)).acl_write.filter((e) => e.startsWith('namespace:')), []);
+      assert.deepEqual((await memRow(sharedW)).acl_read.filter((e) => e.startsWith('namespace:')), []);
+      assert.ok((await memRow(untouched)).acl_read.includes(`namespace:${doomed}`));
+      assertEnvelope(await call('GET', `/v1/namespace/${doomed}`), 404);
+      assertEnvelope(await call('GET', '/v1/namespace', undefined, nsKey), 401);
+      assert.equal((await call('GET', `/v1/namespace/${otherNs}`, undefined, other.key)).json().data.memoriesCount, 1);
+      assertEnvelope(await call('DELETE', `/v1/namespace/${doomed}`), 404);
+    });
+
+    it('delete_memories=false keeps the memories (detached, still searchable); flags off leave ACLs; aliases accepted', async () => {
+      const ns = await makeNamespace(t.db, t.orgId);
+      const m = await addMemory(t, { content: 'Survivor memory about lighthouses.', external_user_id: 'keeper', namespace_id: ns });
+      const ref = await addMemory(t, { content: 'Refers to it.', external_user_id: 'keeper', policy: { acl: { read: [`namespace:${ns}`] } } });
+      const res = await call('DELETE', `/v1/namespace/${ns}?delete_memories=false&delete_neo4j_nodes=false&remove_acl_references=false`);
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual(res.json().cascade, {
+        memories_deleted: 0, memories_failed: 0, memories_detached: 1, graph_nodes_deleted: 0, neo4j_nodes_deleted: 0,
+        acl_read_cleaned: 0, acl_write_cleaned: 0, api_keys_deleted: 0,
+      });
+      assert.equal((await memRow(m)).namespace_id, null);
+      assert.deepEqual(await chunkNs(m), [null]);
+      assert.ok((await memRow(ref)).acl_read.includes(`namespace:${ns}`));
+      assert.equal((await searchContents(t, { query: 'survivor lighthouses', external_user_id: 'keeper' }))[0], 'Survivor memory about lighthouses.');
+      const ns2 = await makeNamespace(t.db, t.orgId);
+      assertEnvelope(await call('DELETE', `/v1/namespace/${ns2}?delete_graph_nodes=true&delete_neo4j_nodes=false`), 422);
+      assert.equal((await call('GET', `/v1/namespace/${ns2}`)).statusCode, 200);
+    });
+
+    describe('auth kit', () => {
+      const kit = (label: string, method: any, url: () => string, permission: any, payload?: () => unknown, otherTenant?: any) =>
+        authKit(() => t, { label, method, url, permission, payload, otherTenant });
+      kit('POST /v1/namespace', 'POST', () => '/v1/namespace', 'write', () => ({ name: `kit-${Math.random()}` }), async (res: any) => {
+        assert.equal(res.statusCode, 200, res.body);
+        const created = res.json().data;
+        assert.notEqual(created.organization_id, t.orgId);
+        assertEnvelope(await call('GET', `/v1/namespace/${created.objectId}`), 404);
+      });
+      kit('GET /v1/namespace', 'GET', () => '/v1/namespace', 'read', undefined, (res: any) => {
+        assert.equal(res.statusCode, 200);
+        assert.ok(res.json().data.every((n: any) => n.organization_id !== t.orgId));
+      });
+      kit('GET /v1/namespace/:id', 'GET', () => `/v1/namespace/${known}`, 'read');
+      kit('PUT /v1/namespace/:id', 'PUT', () => `/v1/namespace/${known}`, 'write', () => ({ is_active: true }));
+      kit('DELETE /v1/namespace/:id', 'DELETE', () => `/v1/namespace/${known}`, 'delete');
+    });
+  });
+}

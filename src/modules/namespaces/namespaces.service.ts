@@ -1,0 +1,122 @@
+import type { Db } from '../../platform/db/index.ts';
+import { requirePermission, type Actor, type Permission } from '../../shared/actor.ts';
+import { badRequest, forbidden, notFound, unprocessable } from '../../shared/errors.ts';
+import { newId } from '../../shared/ids.ts';
+import { iso } from '../../shared/time.ts';
+import type { CreateNamespaceBody, DeleteNamespaceQuery, NamespaceCascade, NamespaceItem, UpdateNamespaceBody } from './namespaces.schemas.ts';
+import {
+  deleteNamespaceMemories, deleteNamespaceRow, detachNamespaceMemories, getNamespace, insertNamespaceRow, listNamespaces,
+  lockNamespace, nameTaken, removeAclEntry, updateNamespaceRow, type NamespaceRow,
+} from './namespaces.store.ts';
+
+/**
+ * Namespace administration needs an organization-wide credential: a namespace key is
+ * confined to its namespace and must not create, reshape or delete namespaces.
+ */
+export function requireOrganizationScope(actor: Actor, permission: Permission, what: string): void {
+  requirePermission(actor, permission);
+  if (actor.namespaceId) throw forbidden(`A namespace API key cannot ${what}; use an organization key`, { namespace_id: actor.namespaceId });
+}
+
+/** NamespaceItem (client contract) from a row. */
+export function toNamespaceItem(r: NamespaceRow): NamespaceItem {
+  return {
+    objectId: r.id,
+    name: r.name,
+    organization_id: r.organization_id,
+    environment_type: r.environment_type,
+    is_active: r.is_active,
+    rate_limits: r.rate_limits ?? {},
+    default_policy: r.default_policy ?? {},
+    memoriesCount: r.memories_count,
+    storageCount: r.storage_bytes,
+    createdAt: iso(r.created_at)!,
+    updatedAt: iso(r.updated_at)!,
+  };
+}
+
+/** Resolved DELETE flags: every one defaults to true (docs/tenancy.md). */
+export function deleteFlags(q: DeleteNamespaceQuery) {
+  if (q.delete_graph_nodes !== undefined && q.delete_neo4j_nodes !== undefined && q.delete_graph_nodes !== q.delete_neo4j_nodes) {
+    throw unprocessable('Conflicting fields: delete_graph_nodes and delete_neo4j_nodes disagree', { fields: ['delete_graph_nodes', 'delete_neo4j_nodes'] });
+  }
+  return {
+    deleteMemories: q.delete_memories ?? true,
+    deleteGraphNodes: q.delete_graph_nodes ?? q.delete_neo4j_nodes ?? true,
+    removeAclReferences: q.remove_acl_references ?? true,
+  };
+}
+
+/** Namespaces of an organization (client `namespace.*`, spec 4.6). */
+export function createNamespacesService(db: Db) {
+  /** A namespace the actor may see: its organization's, and only its own for a namespace key. */
+  async function visible(actor: Actor, id: string): Promise<NamespaceRow> {
+    const row = actor.namespaceId && actor.namespaceId !== id ? undefined : await getNamespace(db, actor.organizationId, id);
+    if (!row) throw notFound(`Namespace ${id}`);
+    return row;
+  }
+
+  return {
+    async create(actor: Actor, body: CreateNamespaceBody): Promise<NamespaceItem> {
+      requireOrganizationScope(actor, 'write', 'create namespaces');
+      const id = newId();
+      if (!(await insertNamespaceRow(db, id, actor.organizationId, body))) {
+        throw badRequest(`A namespace named "${body.name}" already exists in this organization`, { field: 'name' });
+      }
+      return toNamespaceItem((await getNamespace(db, actor.organizationId, id))!);
+    },
+
+    async list(actor: Actor, limit: number, skip: number) {
+      requirePermission(actor, 'read');
+      const { rows, total } = await listNamespaces(db, actor.organizationId, actor.namespaceId, limit, skip);
+      return { items: rows.map(toNamespaceItem), total };
+    },
+
+    async get(actor: Actor, id: string): Promise<NamespaceItem> {
+      requirePermission(actor, 'read');
+      return toNamespaceItem(await visible(actor, id));
+    },
+
+    async update(actor: Actor, id: string, body: UpdateNamespaceBody): Promise<NamespaceItem> {
+      requireOrganizationScope(actor, 'write', 'change namespaces');
+      if (body.name !== undefined && (await nameTaken(db, actor.organizationId, body.name, id))) {
+        throw badRequest(`A namespace named "${body.name}" already exists in this organization`, { field: 'name' });
+      }
+      if (!(await updateNamespaceRow(db, actor.organizationId, id, body))) throw notFound(`Namespace ${id}`);
+      return toNamespaceItem((await getNamespace(db, actor.organizationId, id))!);
+    },
+
+    /**
+     * DELETE /v1/namespace/{id}: in one transaction, with the namespace row locked so no
+     * memory can be added meanwhile: delete (or detach) its memories, strip
+     * `namespace:<id>` from the ACLs of every other memory of the organization, delete its
+     * keys and the row. All or nothing, so `memories_failed` is 0 whenever the call succeeds.
+     */
+    async delete(actor: Actor, id: string, q: DeleteNamespaceQuery): Promise<NamespaceCascade> {
+      requireOrganizationScope(actor, 'delete', 'delete namespaces');
+      const flags = deleteFlags(q);
+      return db.transaction(async (tx) => {
+        if (!(await lockNamespace(tx, actor.organizationId, id))) throw notFound(`Namespace ${id}`);
+        const deleted = flags.deleteMemories ? await deleteNamespaceMemories(tx, actor.organizationId, id) : 0;
+        // Kept memories must leave the namespace first: the foreign key forbids dangling ids.
+        const detached = flags.deleteMemories ? 0 : await detachNamespaceMemories(tx, actor.organizationId, id);
+        const acl = flags.removeAclReferences ? await removeAclEntry(tx, actor.organizationId, `namespace:${id}`) : { read: 0, write: 0 };
+        const { apiKeysDeleted } = await deleteNamespaceRow(tx, actor.organizationId, id);
+        // No graph store exists yet, so there are no graph nodes to delete (flag accepted).
+        const graphNodes = 0;
+        return {
+          memories_deleted: deleted,
+          memories_failed: 0,
+          memories_detached: detached,
+          graph_nodes_deleted: graphNodes,
+          neo4j_nodes_deleted: graphNodes,
+          acl_read_cleaned: acl.read,
+          acl_write_cleaned: acl.write,
+          api_keys_deleted: apiKeysDeleted,
+        };
+      });
+    },
+  };
+}
+
+export type NamespacesService = ReturnType<typeof createNamespacesService>;

@@ -1,0 +1,121 @@
+import type { Db } from '../../platform/db/index.ts';
+import { requirePermission, type Actor } from '../../shared/actor.ts';
+import { AppError, badRequest, notFound, unprocessable } from '../../shared/errors.ts';
+import { iso } from '../../shared/time.ts';
+import { deleteUserMemories } from '../memories/memories.store.ts';
+import { resolveWriteNamespace } from '../memories/ownership.ts';
+import type { CreateUserBody, UpdateUserBody, UserResponse } from './users.schemas.ts';
+import {
+  deleteUserRow, externalIdTaken, findUserByExternalId, getUser, insertUserIfAbsent, listUsers, updateUser, type UserRow,
+} from './users.store.ts';
+
+/** UserResponse (client contract) for a stored user. */
+export function toUserResponse(u: UserRow): UserResponse {
+  return {
+    code: 200, status: 'success', error: null, details: null,
+    user_id: u.id,
+    external_id: u.external_id,
+    email: u.email,
+    metadata: u.metadata ?? {},
+    type: u.type,
+    created_at: iso(u.created_at),
+    updated_at: iso(u.updated_at),
+  };
+}
+
+const fields = (b: UpdateUserBody) => ({ externalId: b.external_id, email: b.email, metadata: b.metadata, type: b.type });
+const duplicate = (externalId: string, existing?: string) =>
+  badRequest(`A user with external_id "${externalId}" already exists`, { field: 'external_id', ...(existing ? { user_id: existing } : {}) });
+
+/** Which user a delete names, and where. */
+export interface UserDeleteTarget {
+  userId?: string;
+  externalId?: string;
+  namespaceId?: string;
+}
+
+/**
+ * End users of an organization (client `user.*`, spec DELETE /v1/user). Users are
+ * organization-wide identities, so namespace keys may read, create and update them, but a
+ * namespace key's delete is confined to its namespace: memories there, never the user row.
+ */
+export function createUsersService(db: Db) {
+  async function find(actor: Actor, t: UserDeleteTarget): Promise<UserRow> {
+    const byId = t.userId ? await getUser(db, actor.organizationId, t.userId) : undefined;
+    if (t.userId && t.externalId && byId && byId.external_id !== t.externalId) {
+      throw unprocessable('Conflicting fields: user_id and external_user_id name different users', { fields: ['user_id', 'external_user_id'] });
+    }
+    const user = t.userId ? byId : t.externalId ? await findUserByExternalId(db, actor.organizationId, t.externalId) : undefined;
+    if (!t.userId && !t.externalId) throw unprocessable('Name the user: user_id or external_user_id', { fields: ['user_id', 'external_user_id'] });
+    if (!user) throw notFound(`User ${t.userId ?? t.externalId}`);
+    return user;
+  }
+
+  async function createOne(actor: Actor, body: CreateUserBody): Promise<UserRow> {
+    const row = await insertUserIfAbsent(db, actor.organizationId, { ...fields(body), externalId: body.external_id });
+    if (!row) throw duplicate(body.external_id, (await findUserByExternalId(db, actor.organizationId, body.external_id))?.id);
+    return row;
+  }
+
+  return {
+    async create(actor: Actor, body: CreateUserBody): Promise<UserResponse> {
+      requirePermission(actor, 'write');
+      return toUserResponse(await createOne(actor, body));
+    },
+
+    /** Each user on its own: a duplicate is reported in its slot and does not stop the rest. */
+    async createBatch(actor: Actor, users: CreateUserBody[]): Promise<UserResponse[]> {
+      requirePermission(actor, 'write');
+      const out: UserResponse[] = [];
+      for (const u of users) {
+        try {
+          out.push(toUserResponse(await createOne(actor, u)));
+        } catch (err) {
+          if (!(err instanceof AppError)) throw err;
+          out.push({ code: err.code, status: 'error', error: err.message, details: err.details, external_id: u.external_id });
+        }
+      }
+      return out;
+    },
+
+    async list(actor: Actor, q: { page: number; page_size: number; external_id?: string; email?: string }) {
+      requirePermission(actor, 'read');
+      const { rows, total } = await listUsers(db, actor.organizationId, { externalId: q.external_id, email: q.email }, q.page_size, (q.page - 1) * q.page_size);
+      return { items: rows.map(toUserResponse), total };
+    },
+
+    async get(actor: Actor, id: string): Promise<UserResponse> {
+      requirePermission(actor, 'read');
+      const user = await getUser(db, actor.organizationId, id);
+      if (!user) throw notFound(`User ${id}`);
+      return toUserResponse(user);
+    },
+
+    async update(actor: Actor, id: string, body: UpdateUserBody): Promise<UserResponse> {
+      requirePermission(actor, 'write');
+      if (body.external_id && (await externalIdTaken(db, actor.organizationId, body.external_id, id))) throw duplicate(body.external_id);
+      const user = await updateUser(db, actor.organizationId, id, fields(body));
+      if (!user) throw notFound(`User ${id}`);
+      return toUserResponse(user);
+    },
+
+    /**
+     * Delete a user's memories: in one namespace when one is named (or the credential is a
+     * namespace key), keeping the user; otherwise everywhere, with the user row, its
+     * sessions and OAuth grants (one transaction).
+     */
+    async delete(actor: Actor, target: UserDeleteTarget) {
+      requirePermission(actor, 'delete');
+      const user = await find(actor, target);
+      const namespaceId = await resolveWriteNamespace(db, actor, target.namespaceId);
+      const scope = { organizationId: actor.organizationId, namespaceId: actor.namespaceId };
+      return db.transaction(async (tx) => {
+        const gone = await deleteUserMemories(tx, scope, user.id, namespaceId);
+        const userDeleted = namespaceId ? false : await deleteUserRow(tx, actor.organizationId, user.id);
+        return { userId: user.id, memoriesDeleted: gone.length, userDeleted };
+      });
+    },
+  };
+}
+
+export type UsersService = ReturnType<typeof createUsersService>;

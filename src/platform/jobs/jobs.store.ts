@@ -1,0 +1,126 @@
+import type { Queryable } from '../db/index.ts';
+
+export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'dead';
+
+export interface JobRow {
+  id: string;
+  organization_id: string | null;
+  kind: string;
+  payload: Record<string, any>;
+  status: JobStatus;
+  attempts: number;
+  max_attempts: number;
+  run_at: Date;
+  locked_by: string | null;
+  locked_until: Date | null;
+  last_error: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const COLUMNS = `id, organization_id, kind, payload, status, attempts, max_attempts, run_at, locked_by, locked_until,
+  last_error, created_at, updated_at`;
+
+export async function insertJob(
+  tx: Queryable,
+  j: { id: string; organization_id: string | null; kind: string; payload: unknown; max_attempts: number; run_at: Date | null },
+): Promise<JobRow> {
+  const rows = await tx.query<JobRow>(
+    `INSERT INTO jobs (id, organization_id, kind, payload, max_attempts, run_at)
+     VALUES ($1, $2, $3, $4, $5, COALESCE($6::timestamptz, now())) RETURNING ${COLUMNS}`,
+    [j.id, j.organization_id, j.kind, JSON.stringify(j.payload ?? {}), j.max_attempts, j.run_at],
+  );
+  return rows[0];
+}
+
+/**
+ * Take up to `limit` due jobs of `kinds`: waiting ones whose run_at has come, and running
+ * ones whose lock expired (their worker died). SKIP LOCKED lets concurrent workers claim
+ * disjoint sets without waiting on each other; each claim counts as an attempt.
+ */
+export async function claimJobs(db: Queryable, workerId: string, kinds: string[], limit: number, visibilityMs: number): Promise<JobRow[]> {
+  return db.query<JobRow>(
+    `UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = $1,
+            locked_until = now() + $4 * interval '1 millisecond', updated_at = now()
+     WHERE id IN (
+       SELECT id FROM jobs
+       WHERE kind = ANY($2::text[]) AND attempts < max_attempts
+         AND ((status IN ('queued', 'failed') AND run_at <= now())
+              OR (status = 'running' AND locked_until < now()))
+       ORDER BY run_at, id
+       LIMIT $3
+       FOR UPDATE SKIP LOCKED)
+     RETURNING ${COLUMNS}`,
+    [workerId, kinds, limit, visibilityMs],
+  );
+}
+
+/**
+ * Jobs whose worker died on their last allowed attempt: they become `dead` instead of
+ * being claimed again (a job that kills its worker must not loop forever).
+ */
+export async function buryExpired(db: Queryable, kinds: string[]): Promise<JobRow[]> {
+  return db.query<JobRow>(
+    `UPDATE jobs SET status = 'dead', locked_by = NULL, locked_until = NULL, updated_at = now(),
+            last_error = COALESCE(last_error || '; ', '') || 'lock expired: the worker stopped during the last attempt'
+     WHERE id IN (
+       SELECT id FROM jobs
+       WHERE kind = ANY($1::text[]) AND status = 'running' AND locked_until < now() AND attempts >= max_attempts
+       FOR UPDATE SKIP LOCKED)
+     RETURNING ${COLUMNS}`,
+    [kinds],
+  );
+}
+
+/** Mark done, only while this worker still holds the job (false: the lock was lost). */
+export async function completeJob(db: Queryable, id: string, workerId: string): Promise<boolean> {
+  const rows = await db.query(
+    `UPDATE jobs SET status = 'completed', locked_by = NULL, locked_until = NULL, updated_at = now()
+     WHERE id = $1 AND status = 'running' AND locked_by = $2 RETURNING id`,
+    [id, workerId],
+  );
+  return rows.length > 0;
+}
+
+/** After a failed attempt: retry at now + delayMs, or `dead` when no attempts are left. */
+export async function failJob(db: Queryable, id: string, workerId: string, error: string, delayMs: number): Promise<JobRow | undefined> {
+  const rows = await db.query<JobRow>(
+    `UPDATE jobs SET
+       status = CASE WHEN attempts >= max_attempts THEN 'dead' ELSE 'failed' END,
+       run_at = CASE WHEN attempts >= max_attempts THEN run_at ELSE now() + $4 * interval '1 millisecond' END,
+       last_error = $3, locked_by = NULL, locked_until = NULL, updated_at = now()
+     WHERE id = $1 AND status = 'running' AND locked_by = $2 RETURNING ${COLUMNS}`,
+    [id, workerId, error, delayMs],
+  );
+  return rows[0];
+}
+
+/** Hand jobs back untouched (graceful stop): the attempt is not counted. */
+export async function releaseJobs(db: Queryable, ids: string[], workerId: string): Promise<void> {
+  if (!ids.length) return;
+  await db.query(
+    `UPDATE jobs SET status = 'queued', attempts = GREATEST(attempts - 1, 0), locked_by = NULL, locked_until = NULL,
+            run_at = now(), updated_at = now()
+     WHERE id = ANY($1::text[]) AND status = 'running' AND locked_by = $2`,
+    [ids, workerId],
+  );
+}
+
+/** Keep the locks of jobs still in hand (long handlers must not look dead). */
+export async function extendLocks(db: Queryable, ids: string[], workerId: string, visibilityMs: number): Promise<void> {
+  if (!ids.length) return;
+  await db.query(
+    `UPDATE jobs SET locked_until = now() + $3 * interval '1 millisecond'
+     WHERE id = ANY($1::text[]) AND status = 'running' AND locked_by = $2`,
+    [ids, workerId, visibilityMs],
+  );
+}
+
+/**
+ * Embedded store only (one process owns the data directory): every `running` job belongs
+ * to a process that is gone, so it is due now rather than after its lock expires.
+ */
+export async function expireAllLocks(db: Queryable): Promise<number> {
+  const rows = await db.query(`UPDATE jobs SET locked_until = now() - interval '1 millisecond' WHERE status = 'running' RETURNING id`);
+  return rows.length;
+}

@@ -1,0 +1,155 @@
+/**
+ * Tenant isolation across every tenancy and memory route: two organizations × two
+ * namespaces × keys of each permission. A foreign credential gets 403 or 404 and exactly
+ * what it would get for an id that does not exist (so nothing about the target leaks);
+ * a key lacking the permission gets 403; afterwards the target tenant is unchanged.
+ */
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import type { Permission } from '../src/shared/actor.ts';
+import { startApp, testStores, type TestApp } from './harness.ts';
+import { makeKey, makeNamespace, makeOrg } from './factories.ts';
+import { addMemory } from './memory-helpers.ts';
+
+const SECRET = `zebra-${randomBytes(4).toString('hex')}`;
+
+/** The ids a route acts on: the real ones of namespace A1, or made-up twins. */
+interface Target { mem: string; ns: string; key: string; user: string; ext: string }
+
+interface Route {
+  label: string;
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  url: (x: Target) => string;
+  payload?: (x: Target) => unknown;
+  permission: Permission;
+  /** How a foreign credential fails: a resource (403/404) or a list/search showing nothing of A1. */
+  kind: 'resource' | 'list' | 'search';
+}
+
+const routes: Route[] = [
+  { label: 'GET /v1/memory/:id', method: 'GET', url: (x) => `/v1/memory/${x.mem}`, permission: 'read', kind: 'resource' },
+  { label: 'PUT /v1/memory/:id', method: 'PUT', url: (x) => `/v1/memory/${x.mem}`, payload: () => ({ content: 'overwritten' }), permission: 'write', kind: 'resource' },
+  { label: 'DELETE /v1/memory/:id', method: 'DELETE', url: (x) => `/v1/memory/${x.mem}`, permission: 'delete', kind: 'resource' },
+  { label: 'DELETE /v1/memory/all', method: 'DELETE', url: (x) => `/v1/memory/all?external_user_id=${x.ext}&namespace_id=${x.ns}`, permission: 'delete', kind: 'resource' },
+  { label: 'POST /v1/memory (into A1)', method: 'POST', url: () => '/v1/memory', payload: (x) => ({ content: 'planted', external_user_id: x.ext, namespace_id: x.ns }), permission: 'write', kind: 'resource' },
+  { label: 'POST /v1/memory/search', method: 'POST', url: () => '/v1/memory/search', payload: (x) => ({ query: SECRET, external_user_id: x.ext }), permission: 'read', kind: 'search' },
+  { label: 'GET /v1/namespace', method: 'GET', url: () => '/v1/namespace', permission: 'read', kind: 'list' },
+  { label: 'GET /v1/namespace/:id', method: 'GET', url: (x) => `/v1/namespace/${x.ns}`, permission: 'read', kind: 'resource' },
+  { label: 'PUT /v1/namespace/:id', method: 'PUT', url: (x) => `/v1/namespace/${x.ns}`, payload: () => ({ is_active: false }), permission: 'write', kind: 'resource' },
+  { label: 'DELETE /v1/namespace/:id', method: 'DELETE', url: (x) => `/v1/namespace/${x.ns}`, permission: 'delete', kind: 'resource' },
+  { label: 'POST /v1/namespace/:id/api-keys', method: 'POST', url: (x) => `/v1/namespace/${x.ns}/api-keys`, payload: () => ({ name: 'intruder', permissions: ['read'] }), permission: 'write', kind: 'resource' },
+  { label: 'GET /v1/namespace/:id/api-keys', method: 'GET', url: (x) => `/v1/namespace/${x.ns}/api-keys`, permission: 'read', kind: 'resource' },
+  { label: 'DELETE /v1/namespace/:id/api-keys/:key', method: 'DELETE', url: (x) => `/v1/namespace/${x.ns}/api-keys/${x.key}`, permission: 'delete', kind: 'resource' },
+  { label: 'GET /v1/user', method: 'GET', url: (x) => `/v1/user?external_id=${x.ext}`, permission: 'read', kind: 'list' },
+  { label: 'GET /v1/user/:id', method: 'GET', url: (x) => `/v1/user/${x.user}`, permission: 'read', kind: 'resource' },
+  { label: 'PUT /v1/user/:id', method: 'PUT', url: (x) => `/v1/user/${x.user}`, payload: () => ({ email: 'evil@example.com' }), permission: 'write', kind: 'resource' },
+  { label: 'DELETE /v1/user/:id', method: 'DELETE', url: (x) => `/v1/user/${x.user}`, permission: 'delete', kind: 'resource' },
+  { label: 'DELETE /v1/user?external_user_id', method: 'DELETE', url: (x) => `/v1/user?external_user_id=${x.ext}`, permission: 'delete', kind: 'resource' },
+];
+
+/** Users are organization-wide identities, readable and writable by any key of the organization (docs/tenancy.md). */
+const ORG_WIDE_USER_ROUTES = new Set(['GET /v1/user', 'GET /v1/user/:id', 'PUT /v1/user/:id']);
+
+for (const store of testStores) {
+  describe(`tenant isolation [${store.name}]`, () => {
+    let t: TestApp;
+    let a1: Target;
+    const keys: Record<string, string> = {};
+    before(async () => {
+      t = await startApp(store);
+      const nsA1 = await makeNamespace(t.db, t.orgId, 'A1');
+      const nsA2 = await makeNamespace(t.db, t.orgId, 'A2');
+      const b = await makeOrg(t.db);
+      const nsB1 = await makeNamespace(t.db, b.organizationId, 'B1');
+      const target = await makeKey(t.db, t.orgId, { namespaceId: nsA1 });
+      const mem = await addMemory(t, { content: `The ${SECRET} lives in A1.`, external_user_id: 'alice', namespace_id: nsA1 });
+      const [alice] = await t.db.query<{ id: string }>("SELECT id FROM users WHERE organization_id = $1 AND external_id = 'alice'", [t.orgId]);
+      // Another tenant has a memory with the same words.
+      await addMemory(t, { content: `B's own ${SECRET} note.`, external_user_id: 'bob', namespace_id: nsB1 }, b.key);
+      a1 = { mem, ns: nsA1, key: target.id, user: alice.id, ext: 'alice' };
+      keys['B org key'] = b.key;
+      keys['B1 namespace key'] = (await makeKey(t.db, b.organizationId, { namespaceId: nsB1 })).key;
+      keys['A2 namespace key'] = (await makeKey(t.db, t.orgId, { namespaceId: nsA2 })).key;
+      keys['A1 full key'] = (await makeKey(t.db, t.orgId, { namespaceId: nsA1 })).key;
+      for (const p of ['read', 'write', 'delete'] as Permission[]) {
+        keys[`A1 ${p}-only key`] = (await makeKey(t.db, t.orgId, { namespaceId: nsA1, permissions: [p] })).key;
+        keys[`A org ${p}-less key`] = (await makeKey(t.db, t.orgId, { permissions: (['read', 'write', 'delete'] as Permission[]).filter((q) => q !== p) })).key;
+      }
+    });
+    after(() => t.close());
+
+    const send = (r: Route, x: Target, key: string) =>
+      t.app.inject({ method: r.method, url: r.url(x), headers: { 'x-api-key': key }, payload: r.payload?.(x) as any });
+    /** Made-up ids; for a key of A's own organization users stay real (users are organization-wide). */
+    const ghost = (sameOrg: boolean): Target => ({
+      mem: `ghost-${randomBytes(4).toString('hex')}`, ns: `ghost-ns-${randomBytes(4).toString('hex')}`, key: 'ghost-key',
+      user: sameOrg ? a1.user : 'ghost-user', ext: sameOrg ? a1.ext : `ghost-${randomBytes(4).toString('hex')}`,
+    });
+
+    it('positive control: the A1 key reads its own namespace (so the refusals below are real)', async () => {
+      for (const r of routes.filter((x) => x.permission === 'read')) {
+        const res = await send(r, a1, keys['A1 full key']);
+        assert.equal(res.statusCode, 200, `${r.label}: ${res.body}`);
+      }
+      const found = await send(routes.find((r) => r.kind === 'search')!, a1, keys['A1 full key']);
+      assert.ok(found.body.includes(SECRET));
+    });
+
+    for (const who of ['B org key', 'B1 namespace key', 'A2 namespace key']) {
+      it(`${who}: every route fails like a missing id and shows nothing of A1`, async () => {
+        for (const r of routes) {
+          if (who === 'A2 namespace key' && ORG_WIDE_USER_ROUTES.has(r.label)) continue;
+          const res = await send(r, a1, keys[who]);
+          const body = res.body;
+          if (r.kind === 'resource') {
+            if (who === 'A2 namespace key' && r.label.startsWith('DELETE /v1/user')) {
+              // Confined to A2: the user (org-wide) is kept and A1's memories are untouched.
+              assert.equal(res.statusCode, 200, `${r.label}: ${body}`);
+              assert.deepEqual([res.json().memories_deleted, res.json().user_deleted], [0, false]);
+              continue;
+            }
+            assert.ok([403, 404, 422].includes(res.statusCode), `${who} ${r.label}: ${res.statusCode} ${body}`);
+            const twin = await send(r, ghost(who.startsWith('A')), keys[who]);
+            assert.equal(res.statusCode, twin.statusCode, `${who} ${r.label}: real id ${res.statusCode} vs missing id ${twin.statusCode}`);
+          } else if (r.kind === 'search') {
+            assert.equal(res.statusCode, 200, body);
+            assert.ok(!body.includes('lives in A1'), `${who} ${r.label} leaked: ${body}`);
+          } else {
+            assert.equal(res.statusCode, 200, body);
+            assert.ok(!body.includes(a1.ns) && !body.includes(a1.user), `${who} ${r.label} leaked: ${body}`);
+          }
+          assert.ok(!body.includes('lives in A1'), `${who} ${r.label} leaked content`);
+        }
+      });
+    }
+
+    for (const p of ['read', 'write', 'delete'] as Permission[]) {
+      it(`keys without "${p}" get 403 on every "${p}" route`, async () => {
+        const lacking = Object.keys(keys).filter((k) => (k.startsWith('A1 ') && k.endsWith('-only key') && !k.includes(`${p}-only`)) || k === `A org ${p}-less key`);
+        assert.equal(lacking.length, 3);
+        for (const r of routes.filter((x) => x.permission === p)) {
+          for (const k of lacking) {
+            const res = await send(r, a1, keys[k]);
+            assert.equal(res.statusCode, 403, `${k} ${r.label}: ${res.body}`);
+          }
+        }
+      });
+    }
+
+    it('afterwards A1 is exactly as it was', async () => {
+      const [m] = await t.db.query<any>('SELECT content, namespace_id FROM memories WHERE id = $1', [a1.mem]);
+      assert.deepEqual(m, { content: `The ${SECRET} lives in A1.`, namespace_id: a1.ns });
+      const count = async (sql: string, params: unknown[]) => (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${sql}`, params))[0].n;
+      assert.equal(await count('memories WHERE namespace_id = $1', [a1.ns]), 1);
+      const [ns] = await t.db.query<any>('SELECT is_active FROM namespaces WHERE id = $1', [a1.ns]);
+      assert.equal(ns.is_active, true);
+      const [k] = await t.db.query<any>('SELECT is_active FROM api_keys WHERE id = $1', [a1.key]);
+      assert.equal(k.is_active, true);
+      assert.equal(await count("api_keys WHERE namespace_id = $1 AND name = 'intruder'", [a1.ns]), 0);
+      const [u] = await t.db.query<any>('SELECT email FROM users WHERE id = $1', [a1.user]);
+      assert.ok(u, 'alice still exists');
+      assert.notEqual(u.email, 'evil@example.com');
+    });
+  });
+}
