@@ -7,8 +7,9 @@ import { canonicalCategory, normaliseMemory, type LegacyQuery } from './compat.t
 import { buildChunks, type Embedders } from './indexing.ts';
 import { toMemoryObject, type MemoryObject } from './memory-object.ts';
 import type { AddMemoryBody } from './memories.schemas.ts';
-import { chunkIdsOf, deleteChunks, deleteMemory, deleteUserMemories, getMemory, insertChunks, updateMemory, type ChunkData, type MemoryPatch } from './memories.store.ts';
-import { resolveWriteNamespace } from './ownership.ts';
+import { chunkIdsOf, deleteChunks, deleteMemory, deleteUserMemories, getMemory, insertChunks, updateMemory, type ChunkData, type MemoryPatch, type MemoryRow } from './memories.store.ts';
+import type { SafetyFilter } from './safety.ts';
+import { aclLists, resolveWriteNamespace } from './ownership.ts';
 
 interface LifecycleDeps {
   db: Db;
@@ -18,12 +19,35 @@ interface LifecycleDeps {
 
 const scopeOf = (actor: Actor) => ({ organizationId: actor.organizationId, namespaceId: actor.namespaceId });
 
+type Reader = { userId: string; entities: string[] } | undefined;
+
+/** A write by an end user needs ownership or a place on the memory's write list. */
+function checkWrite(row: MemoryRow, reader: Reader): void {
+  if (!reader || row.user_id === reader.userId) return;
+  if (!row.acl_write.some((e) => reader.entities.includes(e))) {
+    throw new AppError(403, 'You may read this memory but not change it (not on its write list)');
+  }
+}
+
 /** Get, update, delete and delete-all. Another tenant's memory is simply not found. */
 export function createMemoryLifecycle({ db, embedders, checkSize }: LifecycleDeps) {
+  /**
+   * An end user acting with a session or Bearer token alone reaches only what they own or
+   * what an ACL shares with them; API keys are the application's own credential and act
+   * across their organization (or namespace).
+   */
+  async function endUserReader(actor: Actor): Promise<Reader> {
+    if (actor.methods.includes('api_key') || !actor.userId) return undefined;
+    const user = await getUser(db, actor.organizationId, actor.userId);
+    const entities = [`user:${actor.userId}`, `organization:${actor.organizationId}`];
+    if (user?.external_id) entities.push(`external_user:${user.external_id}`);
+    return { userId: actor.userId, entities };
+  }
+
   return {
-    async get(actor: Actor, id: string): Promise<MemoryObject> {
+    async get(actor: Actor, id: string, safety?: SafetyFilter): Promise<MemoryObject> {
       requirePermission(actor, 'read');
-      const row = await getMemory(db, scopeOf(actor), id);
+      const row = await getMemory(db, scopeOf(actor), id, { safety, reader: await endUserReader(actor) });
       if (!row) throw notFound(`Memory ${id}`);
       return toMemoryObject(row, await chunkIdsOf(db, row.id));
     },
@@ -31,8 +55,10 @@ export function createMemoryLifecycle({ db, embedders, checkSize }: LifecycleDep
     /** PUT: changed content is re-chunked and re-embedded (before the transaction). */
     async update(actor: Actor, id: string, body: Partial<AddMemoryBody>, legacy: LegacyQuery = {}) {
       requirePermission(actor, 'write');
-      const current = await getMemory(db, scopeOf(actor), id);
+      const reader = await endUserReader(actor);
+      const current = await getMemory(db, scopeOf(actor), id, { reader });
       if (!current) throw notFound(`Memory ${id}`);
+      checkWrite(current, reader);
       const patch: MemoryPatch = {};
       let chunks: ChunkData[] | undefined;
       if (body.content !== undefined && body.content !== current.content) {
@@ -51,6 +77,11 @@ export function createMemoryLifecycle({ db, embedders, checkSize }: LifecycleDep
       if (body.policy || body.memory_policy || body.link_to || body.graph_generation || legacy.enable_holographic !== undefined) {
         const input = normaliseMemory({ content: current.content, type: current.type, ...body } as AddMemoryBody, {}, legacy);
         patch.policy = { ...current.policy, ...input.policy, graph: { ...current.policy.graph, ...input.policy.graph } };
+        if (input.policy.acl) {
+          const acl = aclLists({ userId: current.user_id, externalUserId: current.external_user_id }, input.policy.acl);
+          patch.acl_read = acl.read;
+          patch.acl_write = acl.write;
+        }
         if (input.policy.consent) patch.consent = input.policy.consent;
         if (input.policy.risk) patch.risk = input.policy.risk;
       }
@@ -69,6 +100,12 @@ export function createMemoryLifecycle({ db, embedders, checkSize }: LifecycleDep
 
     async delete(actor: Actor, id: string): Promise<void> {
       requirePermission(actor, 'delete');
+      const reader = await endUserReader(actor);
+      if (reader) {
+        const current = await getMemory(db, scopeOf(actor), id, { reader });
+        if (!current) throw notFound(`Memory ${id}`);
+        checkWrite(current, reader);
+      }
       if (!(await deleteMemory(db, scopeOf(actor), id))) throw notFound(`Memory ${id}`);
     },
 

@@ -4,7 +4,7 @@ import { errorResponses } from '../../platform/http/schemas.ts';
 import { searchResponse } from '../search/search.schemas.ts';
 import type { MemoriesService } from './memories.service.ts';
 import {
-  addMemoryBody, addMemoryQuery, addMemoryResponse, batchBody, batchResponse, deleteAllQuery, memoryIdParams, updateMemoryBody,
+  addMemoryBody, addMemoryQuery, addMemoryResponse, batchBody, batchResponse, deleteAllQuery, getMemoryQuery, memoryIdParams, updateMemoryBody,
 } from './memories.schemas.ts';
 import { toMemoryObject } from './memory-object.ts';
 
@@ -55,8 +55,8 @@ export function memoriesRoutes(memories: MemoriesService): FastifyPluginAsyncZod
         };
       });
 
-    app.get('/v1/memory/:memory_id', { schema: { tags, summary: 'Get a memory (search envelope)', params: memoryIdParams, response: { 200: searchResponse, ...errorResponses } } },
-      async (req) => ({ ...ok, data: { memories: [await memories.get(req.actor, req.params.memory_id)], nodes: [] } }));
+    app.get('/v1/memory/:memory_id', { schema: { tags, summary: 'Get a memory (search envelope)', params: memoryIdParams, querystring: getMemoryQuery, response: { 200: searchResponse, ...errorResponses } } },
+      async (req) => ({ ...ok, data: { memories: [await memories.get(req.actor, req.params.memory_id, req.query)], nodes: [] } }));
 
     app.put('/v1/memory/:memory_id', { schema: { tags, summary: 'Update a memory', params: memoryIdParams, querystring: legacyQuery, body: updateMemoryBody,
       response: { 200: z.looseObject({ code: z.number(), status: z.string(), message: z.string(), memory_items: z.array(z.looseObject({ memoryId: z.string(), objectId: z.string(), updatedAt: z.string() })) }), ...errorResponses } } },

@@ -131,3 +131,10 @@ export const deleteAllQuery = z.object({
   namespace_id: str().optional(),
   skip_parse: z.stringbool().optional(),
 });
+
+/** Safety filter on GET /v1/memory/{id}: a memory it excludes is not found (404). */
+export const getMemoryQuery = z.object({
+  exclude_flagged: z.stringbool().optional(),
+  max_risk: risk.optional(),
+  require_consent: z.stringbool().optional(),
+});

@@ -1,4 +1,5 @@
 import { toVector, type Queryable } from '../../platform/db/index.ts';
+import { safetySql, type SafetyFilter } from './safety.ts';
 
 export interface MemoryRow {
   id: string;
@@ -88,9 +89,23 @@ function scopeSql(scope: Scope, params: unknown[]): string {
   return sql;
 }
 
-export async function getMemory(db: Queryable, scope: Scope, id: string): Promise<MemoryRow | undefined> {
+/**
+ * One memory in the scope; `safety` (consent/risk filter) and `reader` (an end user who
+ * must own it or be on its read list) narrow it further, so a filtered-out memory is not found.
+ */
+export async function getMemory(
+  db: Queryable,
+  scope: Scope,
+  id: string,
+  opts: { safety?: SafetyFilter; reader?: { userId: string; entities: string[] } } = {},
+): Promise<MemoryRow | undefined> {
   const params: unknown[] = [id];
-  const rows = await db.query<MemoryRow>(`SELECT ${COLUMNS} FROM memories WHERE id = $1 AND ${scopeSql(scope, params)}`, params);
+  const where = [`id = $1`, scopeSql(scope, params), ...safetySql(opts.safety, params, '')];
+  if (opts.reader) {
+    params.push(opts.reader.userId, opts.reader.entities);
+    where.push(`(user_id = $${params.length - 1} OR (acl_read && $${params.length}::text[] AND risk <> 'flagged'))`);
+  }
+  const rows = await db.query<MemoryRow>(`SELECT ${COLUMNS} FROM memories WHERE ${where.join(' AND ')}`, params);
   return rows[0];
 }
 

@@ -4,6 +4,7 @@ import { requirePermission, type Actor } from '../../shared/actor.ts';
 import { AppError, unprocessable } from '../../shared/errors.ts';
 import { newId } from '../../shared/ids.ts';
 import { canonicalCategory } from '../memories/compat.ts';
+import { normaliseAclEntry } from '../memories/ownership.ts';
 import type { Embedders } from '../memories/indexing.ts';
 import { toMemoryObject, type MemoryObject } from '../memories/memory-object.ts';
 import { getMemories } from '../memories/memories.store.ts';
@@ -65,7 +66,8 @@ export function createSearchService(deps: SearchDeps) {
     if (!userId) return null; // an unknown user has no memories
     const metadata = body.metadata ? { ...body.metadata } : null;
     if (metadata?.category !== undefined) metadata.category = canonicalCategory(metadata.category) as string;
-    return { organizationId: actor.organizationId, namespaceId: actor.namespaceId ?? body.namespace_id ?? null, userId, metadata };
+    const requireReaders = body.search_acl?.read?.map(normaliseAclEntry) ?? null;
+    return { organizationId: actor.organizationId, namespaceId: actor.namespaceId ?? body.namespace_id ?? null, userId, metadata, requireReaders, safety: body.omo_filter ?? null };
   }
 
   return {
@@ -93,8 +95,8 @@ export function createSearchService(deps: SearchDeps) {
           { scores: dense2, weight: deps.weights.dense2 },
         ]);
         let scores = new Map(fused.map((f) => [f.id, f.score]));
-        // Session neighbours are not re-checked against a metadata filter, so expand only without one.
-        if (deps.neighbourWeight > 0 && !scope.metadata) {
+        // Session neighbours are not re-checked against memory-level filters, so expand only without them.
+        if (deps.neighbourWeight > 0 && !scope.metadata && !scope.requireReaders?.length && !scope.safety) {
           const anchors = fused.slice(0, Math.max(limit, 50)).map((f) => f.id);
           scores = withNeighbourContext(scores, await sessionNeighbours(db, scope, anchors), deps.neighbourWeight);
         }

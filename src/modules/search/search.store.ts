@@ -1,5 +1,6 @@
 import { toVector, type Db, type Queryable } from '../../platform/db/index.ts';
 import type { Ranked } from './fusion.ts';
+import { safetySql, type SafetyFilter } from '../memories/safety.ts';
 
 /** Where a search looks. Every field is a SQL predicate, never a post-filter. */
 export interface SearchScope {
@@ -8,9 +9,13 @@ export interface SearchScope {
   userId: string | null;
   /** JSON containment filter on memory metadata (`metadata @> filter`). */
   metadata: Record<string, unknown> | null;
+  /** `search_acl.read`: every listed entity must have read access (`acl_read @> list`). */
+  requireReaders?: string[] | null;
+  /** The consent/risk safety filter (`omo_filter`). */
+  safety?: SafetyFilter | null;
 }
 
-/** WHERE clause over chunks `c` (joined to memories `m` only when metadata is filtered). */
+/** WHERE clause over chunks `c`, joined to memories `m` only when a memory-level filter needs it. */
 function scopeWhere(scope: SearchScope, params: unknown[]): { join: string; where: string } {
   params.push(scope.organizationId);
   const where = [`c.organization_id = $${params.length}`];
@@ -22,13 +27,17 @@ function scopeWhere(scope: SearchScope, params: unknown[]): { join: string; wher
     params.push(scope.userId);
     where.push(`c.user_id = $${params.length}`);
   }
-  let join = '';
+  const memoryLevel: string[] = [];
   if (scope.metadata && Object.keys(scope.metadata).length) {
     params.push(JSON.stringify(scope.metadata));
-    join = 'JOIN memories m ON m.id = c.memory_id';
-    where.push(`m.metadata @> $${params.length}::jsonb`);
+    memoryLevel.push(`m.metadata @> $${params.length}::jsonb`);
   }
-  return { join, where: where.join(' AND ') };
+  if (scope.requireReaders?.length) {
+    params.push(scope.requireReaders);
+    memoryLevel.push(`m.acl_read @> $${params.length}::text[]`);
+  }
+  memoryLevel.push(...safetySql(scope.safety ?? undefined, params));
+  return { join: memoryLevel.length ? 'JOIN memories m ON m.id = c.memory_id' : '', where: [...where, ...memoryLevel].join(' AND ') };
 }
 
 export interface Bm25Params {
