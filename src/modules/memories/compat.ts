@@ -87,7 +87,7 @@ export function normaliseMemory(body: AddMemoryBody, defaults: Partial<AddMemory
 
   // Graph: policy.graph > memory_policy > graph_generation (spec: policy takes precedence).
   const { acl: _a, consent: _c, risk: _r, ...mpGraph } = mp;
-  let graph: Obj = { ...(b.graph_generation ? { legacy_graph_generation: b.graph_generation } : {}), ...mpGraph, ...(policy.graph ?? {}) };
+  const graph: Obj = { ...(b.graph_generation ? { legacy_graph_generation: b.graph_generation } : {}), ...mpGraph, ...(policy.graph ?? {}) };
   if (mpGraph.mode === 'structured') graph.mode = 'manual';
   if (b.graph_generation?.mode && !policy.graph?.mode && !mp.mode) graph.mode = b.graph_generation.mode;
   if (b.link_to !== undefined) graph.link_to = pick(policy.graph?.link_to, b.link_to, ['policy.graph.link_to', 'link_to']);

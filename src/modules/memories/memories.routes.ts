@@ -1,15 +1,14 @@
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../platform/http/schemas.ts';
 import { searchResponse } from '../search/search.schemas.ts';
 import type { MemoriesService } from './memories.service.ts';
 import {
-  addMemoryBody, addMemoryQuery, addMemoryResponse, batchBody, batchResponse, deleteAllQuery, getMemoryQuery, memoryIdParams, updateMemoryBody,
+  addMemoryBody, addMemoryQuery, addMemoryResponse, batchBody, batchResponse, deleteAllQuery, deleteMemoryQuery, deleteMemoryResponse, getMemoryQuery,
+  legacyTransformQuery, memoryIdParams, updateMemoryBody, updateMemoryResponse,
 } from './memories.schemas.ts';
 import { toMemoryObject } from './memory-object.ts';
 
 const tags = ['memory'];
-const legacyQuery = z.object({ enable_holographic: z.stringbool().optional(), frequency_schema_id: z.string().optional() });
 const ok = { code: 200, status: 'success', error: null };
 
 /** Memory endpoints (spec §4.9, §4.10, §4.12; client `memory.*`). Thin: validate, one call, shape. */
@@ -58,8 +57,8 @@ export function memoriesRoutes(memories: MemoriesService): FastifyPluginAsyncZod
     app.get('/v1/memory/:memory_id', { schema: { tags, summary: 'Get a memory (search envelope)', params: memoryIdParams, querystring: getMemoryQuery, response: { 200: searchResponse, ...errorResponses } } },
       async (req) => ({ ...ok, data: { memories: [await memories.get(req.actor, req.params.memory_id, req.query)], nodes: [] } }));
 
-    app.put('/v1/memory/:memory_id', { schema: { tags, summary: 'Update a memory', params: memoryIdParams, querystring: legacyQuery, body: updateMemoryBody,
-      response: { 200: z.looseObject({ code: z.number(), status: z.string(), message: z.string(), memory_items: z.array(z.looseObject({ memoryId: z.string(), objectId: z.string(), updatedAt: z.string() })) }), ...errorResponses } } },
+    app.put('/v1/memory/:memory_id', { schema: { tags, summary: 'Update a memory', params: memoryIdParams, querystring: legacyTransformQuery, body: updateMemoryBody,
+      response: { 200: updateMemoryResponse, ...errorResponses } } },
       async (req) => {
         const u = await memories.update(req.actor, req.params.memory_id, req.body, req.query);
         const obj = toMemoryObject(u.row);
@@ -70,8 +69,8 @@ export function memoriesRoutes(memories: MemoriesService): FastifyPluginAsyncZod
         };
       });
 
-    app.delete('/v1/memory/:memory_id', { schema: { tags, summary: 'Delete a memory', params: memoryIdParams, querystring: z.object({ skip_parse: z.stringbool().optional() }),
-      response: { 200: z.looseObject({ code: z.number(), status: z.string(), memoryId: z.string(), objectId: z.string(), message: z.string() }), ...errorResponses } } },
+    app.delete('/v1/memory/:memory_id', { schema: { tags, summary: 'Delete a memory', params: memoryIdParams, querystring: deleteMemoryQuery,
+      response: { 200: deleteMemoryResponse, ...errorResponses } } },
       async (req) => {
         await memories.delete(req.actor, req.params.memory_id);
         const id = req.params.memory_id;

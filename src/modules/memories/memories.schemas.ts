@@ -138,3 +138,16 @@ export const getMemoryQuery = z.object({
   max_risk: risk.optional(),
   require_consent: z.stringbool().optional(),
 });
+
+export const updateMemoryResponse = z.looseObject({
+  code: z.number(),
+  status: z.string(),
+  message: z.string(),
+  memory_items: z.array(z.looseObject({ memoryId: z.string(), objectId: z.string(), updatedAt: z.string() })),
+});
+
+export const deleteMemoryResponse = z.looseObject({ code: z.number(), status: z.string(), memoryId: z.string(), objectId: z.string(), message: z.string() });
+
+/** Deprecated query parameters still sent by the client on update; mapped like on add. */
+export const legacyTransformQuery = z.object({ enable_holographic: z.stringbool().optional(), frequency_schema_id: z.string().optional() });
+export const deleteMemoryQuery = z.object({ skip_parse: z.stringbool().optional() });

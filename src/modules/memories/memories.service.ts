@@ -134,7 +134,7 @@ export function createMemoriesService(deps: MemoriesDeps) {
       // inserting them inside concurrent group transactions in different orders deadlocks.
       const externalIds = [...new Set(ok.filter((x) => !x.input.userId && x.input.externalUserId).map((x) => x.input.externalUserId!))].sort();
       for (const id of externalIds) await resolveExternalUser(db, actor.organizationId, id);
-      const successes: { index: number; item: AddedMemory; storage: number }[] = [];
+      const successes: { index: number; item: AddedMemory; bytes: number; storage: number }[] = [];
       for (let g = 0; g < ok.length; g += batchSize) {
         const group = ok.slice(g, g + batchSize);
         try {
@@ -144,7 +144,7 @@ export function createMemoriesService(deps: MemoriesDeps) {
             for (let i = 0; i < group.length; i++) out.push(await store(tx, actor, group[i].input, chunks[i], group[i].bytes, { ...opts, batchId }));
             return out;
           });
-          rows.forEach((row, i) => successes.push({ index: group[i].index, item: added(row, chunks[i]), storage: storageBytes(row, chunks[i]) }));
+          rows.forEach((row, i) => successes.push({ index: group[i].index, item: added(row, chunks[i]), bytes: group[i].bytes, storage: storageBytes(row, chunks[i]) }));
         } catch (err) {
           if (!(err instanceof AppError)) deps.log?.error({ err, batchId }, 'storing a group of a batch failed');
           const e = err instanceof AppError ? err : new AppError(500, 'Storing this group of the batch failed');
@@ -154,7 +154,7 @@ export function createMemoriesService(deps: MemoriesDeps) {
       errors.sort((a, b) => a.index - b.index);
       successes.sort((a, b) => a.index - b.index);
       return { batchId: successes.length ? batchId : null, successes, errors, total: items.length,
-        contentBytes: successes.reduce((s, x) => s + Buffer.byteLength(ok.find((o) => o.index === x.index)!.input.content), 0),
+        contentBytes: successes.reduce((s, x) => s + x.bytes, 0),
         storageBytes: successes.reduce((s, x) => s + x.storage, 0) };
     },
   };
