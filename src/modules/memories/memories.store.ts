@@ -79,7 +79,8 @@ export async function insertChunks(tx: Queryable, memory: Pick<MemoryRow, 'id' |
   );
 }
 
-function scopeSql(scope: Scope, params: unknown[]): string {
+/** `organization_id = … [AND namespace_id = …]` for a scope; pushes its parameters. */
+export function scopeSql(scope: Scope, params: unknown[]): string {
   params.push(scope.organizationId);
   let sql = `organization_id = $${params.length}`;
   if (scope.namespaceId) {

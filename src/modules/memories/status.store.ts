@@ -1,5 +1,5 @@
 import type { Queryable } from '../../platform/db/index.ts';
-import type { Scope } from './memories.store.ts';
+import { scopeSql, type Scope } from './memories.store.ts';
 
 /** The lifecycle of a memory (client contract: retrieveStatus). */
 export const MEMORY_STATES = ['queued', 'quick_saved', 'processing', 'completed', 'failed'] as const;
@@ -19,16 +19,6 @@ export interface MemoryStatusRow {
 }
 
 const COLUMNS = 'id, organization_id, batch_id, status, status_error, created_at, updated_at, processing_started_at, completed_at, failed_at';
-
-function scopeSql(scope: Scope, params: unknown[]): string {
-  params.push(scope.organizationId);
-  let sql = `organization_id = $${params.length}`;
-  if (scope.namespaceId) {
-    params.push(scope.namespaceId);
-    sql += ` AND namespace_id = $${params.length}`;
-  }
-  return sql;
-}
 
 export async function getMemoryStatus(db: Queryable, scope: Scope, id: string): Promise<MemoryStatusRow | undefined> {
   const params: unknown[] = [id];
