@@ -23,25 +23,34 @@ export interface TestStore {
   open(): Promise<Db>;
 }
 
+/** A new empty database on the test server, and how to drop it. */
+export async function scratchDatabase(base = TEST_DATABASE_URL): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `engram_t_${randomBytes(6).toString('hex')}`;
+  const admin = async (sql: string) => {
+    const c = new pg.Client({ connectionString: base });
+    await c.connect();
+    try {
+      await c.query(sql);
+    } finally {
+      await c.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
 /** A throwaway database on the test server, dropped when the returned Db closes. */
 async function freshPostgres(): Promise<Db> {
-  const dbName = `engram_t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  await admin.end();
-  const url = new URL(TEST_DATABASE_URL);
-  url.pathname = `/${dbName}`;
-  const db = await openPostgres(url.toString(), 5);
+  const scratch = await scratchDatabase();
+  const db = await openPostgres(scratch.url, 5);
   const close = db.close;
   return {
     ...db,
     close: async () => {
       await close();
-      const a = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      await a.connect();
-      await a.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-      await a.end();
+      await scratch.drop();
     },
   };
 }

@@ -4,9 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { runMain, startServer } from './process.ts';
-import { MODELS_CACHE, TEST_DATABASE_URL } from './harness.ts';
+import { MODELS_CACHE, scratchDatabase } from './harness.ts';
 
 /** ROLES on PostgreSQL: an API-only process enqueues, a separate worker process processes. */
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'engram-roles-'));
@@ -15,14 +14,9 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 describe('roles on PostgreSQL', () => {
   it('ROLES=api stores and enqueues; a ROLES=worker process completes; SIGTERM stops it cleanly', { timeout: 180_000 }, async () => {
-    const name = `engram_t_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    const url = new URL(TEST_DATABASE_URL);
-    url.pathname = `/${name}`;
+    const scratch = await scratchDatabase();
     const key = `ek_org_${randomBytes(20).toString('hex')}`;
-    const env = { DATA_DIR: dir, DATABASE_URL: url.toString(), BOOTSTRAP_API_KEY: key, MODELS_CACHE_DIR: MODELS_CACHE, WORKER_POLL_MS: '60000' };
+    const env = { DATA_DIR: dir, DATABASE_URL: scratch.url, BOOTSTRAP_API_KEY: key, MODELS_CACHE_DIR: MODELS_CACHE, WORKER_POLL_MS: '60000' };
     try {
       const api = await startServer({ ...env, ROLES: 'api' });
       try {
@@ -55,8 +49,7 @@ describe('roles on PostgreSQL', () => {
         await api.stop();
       }
     } finally {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
+      await scratch.drop();
     }
   });
 });

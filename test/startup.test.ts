@@ -4,9 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { runMain, startServer } from './process.ts';
-import { TEST_DATABASE_URL } from './harness.ts';
+import { scratchDatabase } from './harness.ts';
 import { openPglite } from '../src/platform/db/pglite.ts';
 
 const tmpDirs: string[] = [];
@@ -79,29 +78,24 @@ describe('start-up on the embedded store', () => {
 
 describe('start-up on PostgreSQL', () => {
   it('DATABASE_URL runs the same service on PostgreSQL', async () => {
-    const name = `engram_t_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    const url = new URL(TEST_DATABASE_URL);
-    url.pathname = `/${name}`;
+    const scratch = await scratchDatabase();
+    const url = scratch.url;
     const key = `ek_org_${randomBytes(20).toString('hex')}`;
     try {
-      const s = await startServer({ DATA_DIR: tmpDir(), DATABASE_URL: url.toString(), BOOTSTRAP_API_KEY: key });
+      const s = await startServer({ DATA_DIR: tmpDir(), DATABASE_URL: url, BOOTSTRAP_API_KEY: key });
       try {
         const ready = await (await fetch(`${s.url}/ready`)).json();
         assert.equal(ready.store.kind, 'postgres');
         assert.equal((await fetch(`${s.url}/me`, { headers: { 'X-API-Key': key } })).status, 200);
         // Two processes may share one PostgreSQL: no data-dir lock there.
-        const s2 = await startServer({ DATA_DIR: tmpDir(), DATABASE_URL: url.toString(), BOOTSTRAP_API_KEY: key });
+        const s2 = await startServer({ DATA_DIR: tmpDir(), DATABASE_URL: url, BOOTSTRAP_API_KEY: key });
         assert.equal((await fetch(`${s2.url}/me`, { headers: { 'X-API-Key': key } })).status, 200);
         await s2.stop();
       } finally {
         await s.stop();
       }
     } finally {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
+      await scratch.drop();
     }
   });
 });
