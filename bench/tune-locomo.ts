@@ -14,6 +14,7 @@ import { createSearchService } from '../src/modules/search/search.service.ts';
 import { embeddersFromConfig } from '../src/modules/search/embedders.ts';
 import { ensureVectorIndex } from '../src/modules/search/search.store.ts';
 import { createAuthenticator } from '../src/modules/auth/auth.service.ts';
+import { buildEvents } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { loadLocomo, recallAt, turnMemories, userOf } from './lib/locomo-data.ts';
 
@@ -29,7 +30,7 @@ const embedders = embeddersFromConfig(config);
 await ensureVectorIndex(db, 'embedding', embedders.index.primary.id, embedders.index.primary.dimensions);
 if (embedders.index.secondary) await ensureVectorIndex(db, 'embedding2', embedders.index.secondary.id, embedders.index.secondary.dimensions);
 const actor = await createAuthenticator(db).authenticate({ 'x-api-key': key });
-const memories = createMemoriesService({ db, embedders: embedders.index, maxContentBytes: 15000 });
+const memories = createMemoriesService({ db, embedders: embedders.index, maxContentBytes: 15000, ...buildEvents(config) });
 
 const convs = loadLocomo(FILE);
 const t0 = performance.now();

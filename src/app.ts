@@ -12,7 +12,12 @@ import { memoriesRoutes } from './modules/memories/memories.routes.ts';
 import { memoryJobs } from './modules/memories/memories.jobs.ts';
 import { createMemoryStatusService } from './modules/memories/status.service.ts';
 import { statusRoutes } from './modules/memories/status.routes.ts';
-import { createWorker, type Worker } from './platform/jobs/index.ts';
+import { createWorker, defaultBackoff, type Worker } from './platform/jobs/index.ts';
+import { createEventPublisher } from './platform/events/index.ts';
+import { createWebhooks, type WebhookSettings } from './modules/webhooks/webhooks.service.ts';
+import { webhookJobs } from './modules/webhooks/webhooks.jobs.ts';
+import { createRealtime } from './modules/realtime/realtime.service.ts';
+import { realtimeRoutes } from './modules/realtime/realtime.routes.ts';
 import { createSearchService } from './modules/search/search.service.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
 import { embeddersFromConfig } from './modules/search/embedders.ts';
@@ -33,6 +38,16 @@ export interface AppDeps {
   log: Logger;
 }
 
+const webhookSettings = (config: Config): WebhookSettings => ({
+  allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, maxAttempts: config.WEBHOOK_MAX_ATTEMPTS, timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+});
+
+/** The event bus with its subscribers: webhooks are triggered by the events they report. */
+export function buildEvents(config: Config) {
+  const webhooks = createWebhooks(webhookSettings(config));
+  return { webhooks, publish: createEventPublisher([webhooks.onEvent]) };
+}
+
 /** Composition root: build every module from its dependencies and mount its routes. */
 export async function buildApp({ config, db, log }: AppDeps): Promise<FastifyInstance> {
   const embedders = embeddersFromConfig(config);
@@ -46,7 +61,9 @@ export async function buildApp({ config, db, log }: AppDeps): Promise<FastifyIns
   }
   const oauth = createOAuthModule({ config, db, log });
   const auth = createAuthenticator(db, oauth.verifyBearer);
-  const memories = createMemoriesService({ db, embedders: embedders.index, maxContentBytes: config.MAX_CONTENT_BYTES, log });
+  const events = buildEvents(config);
+  const memories = createMemoriesService({ db, embedders: embedders.index, maxContentBytes: config.MAX_CONTENT_BYTES, log, ...events });
+  const status = createMemoryStatusService({ db });
   const search = createSearchService({
     db,
     embedders: embedders.query,
@@ -68,7 +85,10 @@ export async function buildApp({ config, db, log }: AppDeps): Promise<FastifyIns
   await app.register(authRoutes(auth));
   await app.register(oauth.routes);
   // Before memoriesRoutes: the static /status/ segments must stay visibly separate from /:memory_id.
-  await app.register(statusRoutes(createMemoryStatusService({ db })));
+  await app.register(statusRoutes(status));
+  const realtime = createRealtime({ db, log, status, authenticate: auth.authenticate, pollMs: config.WS_POLL_MS, authTimeoutMs: config.WS_AUTH_TIMEOUT_MS });
+  await app.register(realtimeRoutes(realtime));
+  app.addHook('onClose', () => realtime.close());
   await app.register(memoriesRoutes(memories));
   await app.register(searchRoutes(search));
   await app.register(namespacesRoutes(createNamespacesService(db)));
@@ -85,7 +105,8 @@ export function buildWorker({ config, db, log }: AppDeps): Worker {
   return createWorker({
     db,
     log: log.child({ role: 'worker' }),
-    handlers: { ...memoryJobs() },
+    handlers: { ...memoryJobs(buildEvents(config).publish), ...webhookJobs(webhookSettings(config)) },
+    backoffMs: (attempt) => defaultBackoff(attempt, config.JOB_BACKOFF_BASE_MS),
     concurrency: config.WORKER_CONCURRENCY,
     pollMs: config.WORKER_POLL_MS,
     visibilityMs: config.WORKER_VISIBILITY_MS,

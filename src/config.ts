@@ -48,6 +48,18 @@ export const configSchema = z.object({
   WORKER_VISIBILITY_MS: int(60_000, 1000),
   /** On shutdown, how long the worker waits for jobs in hand before handing them back. */
   WORKER_SHUTDOWN_GRACE_MS: int(10_000, 0),
+  /** First retry delay of a failed job; each further retry doubles it (capped at 10 minutes). */
+  JOB_BACKOFF_BASE_MS: int(1000, 10),
+  /** Deliver webhooks to loopback and private addresses (tests, trusted networks only). */
+  WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+  /** Delivery attempts before a webhook is recorded as failed (docs/webhooks.md). */
+  WEBHOOK_MAX_ATTEMPTS: int(6, 1),
+  /** How long one delivery attempt may take. */
+  WEBHOOK_TIMEOUT_MS: int(10_000, 100),
+  /** WebSocket status streams re-read the status this often in case a NOTIFY was missed. */
+  WS_POLL_MS: int(5000, 50),
+  /** Time a socket without header credentials has to send its auth message. */
+  WS_AUTH_TIMEOUT_MS: int(10_000, 100),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Requests per window per API key (0 disables rate limiting). */
   RATE_LIMIT_MAX: int(1000, 0),

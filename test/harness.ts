@@ -41,18 +41,20 @@ export async function scratchDatabase(base = TEST_DATABASE_URL): Promise<{ url: 
   return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
-/** A throwaway database on the test server, dropped when the returned Db closes. */
+/** A throwaway database on the test server, dropped when the returned Db closes; `url` reaches it from elsewhere. */
 async function freshPostgres(): Promise<Db> {
   const scratch = await scratchDatabase();
   const db = await openPostgres(scratch.url, 5);
   const close = db.close;
-  return {
+  const fresh: Db & { url: string } = {
     ...db,
+    url: scratch.url,
     close: async () => {
       await close();
       await scratch.drop();
     },
   };
+  return fresh;
 }
 
 /** Both stores every database test runs on. */

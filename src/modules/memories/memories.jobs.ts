@@ -1,5 +1,7 @@
 import type { JobContext, JobHandler, JobRow } from '../../platform/jobs/index.ts';
-import { failProcessing, finishProcessing, startProcessing, type MemoryStatusRow } from './status.store.ts';
+import type { Publish } from '../../platform/events/index.ts';
+import { memoryFinished, memoryStateChanged } from './memory-events.ts';
+import { failProcessing, finishProcessing, lockBatchOfMemory, startProcessing, type MemoryStatusRow } from './status.store.ts';
 
 /** Job kind enqueued with every memory that needs background processing. */
 export const MEMORY_PROCESS = 'memory.process';
@@ -15,23 +17,33 @@ export interface ProcessingStep {
 }
 
 /** The memory is given up: it was stored and stays searchable; its status says why processing failed. */
-async function markFailed(job: JobRow, error: string, ctx: Pick<JobContext, 'db'>): Promise<void> {
+async function markFailed(job: JobRow, error: string, ctx: Pick<JobContext, 'db'>, publish: Publish): Promise<void> {
   const reason = error.split('\n')[0].replace(/^Error: /, '').slice(0, 1000);
-  await failProcessing(ctx.db, job.organization_id!, String(job.payload.memory_id), reason);
+  const organizationId = job.organization_id!;
+  // The transition and its event commit together (webhooks are driven by the event).
+  await ctx.db.transaction(async (tx) => {
+    await lockBatchOfMemory(tx, organizationId, String(job.payload.memory_id));
+    const row = await failProcessing(tx, organizationId, String(job.payload.memory_id), reason);
+    if (row) await memoryFinished(tx, publish, { ...row, organizationId, status: 'failed' });
+  });
 }
 
 /**
  * Handlers of the memories module: `memory.process` moves a quick-saved memory through
- * processing → completed (or failed once its job is dead). Idempotent: a memory already
+ * processing → completed (or failed once its job is dead), each with its event. Idempotent: a memory already
  * completed, failed or deleted is left alone; a memory stuck in `processing` (its worker
  * died) is processed again.
  */
-export function memoryJobs(steps: ProcessingStep[] = []): Record<string, JobHandler> {
+export function memoryJobs(publish: Publish, steps: ProcessingStep[] = []): Record<string, JobHandler> {
   return {
     [MEMORY_PROCESS]: {
       async run(job, ctx) {
         const organizationId = job.organization_id!;
-        const memory = await startProcessing(ctx.db, organizationId, String(job.payload.memory_id));
+        const memory = await ctx.db.transaction(async (tx) => {
+          const row = await startProcessing(tx, organizationId, String(job.payload.memory_id));
+          if (row) await memoryStateChanged(tx, publish, { ...row, organizationId });
+          return row;
+        });
         if (!memory) return;
         for (const step of steps) {
           try {
@@ -41,9 +53,13 @@ export function memoryJobs(steps: ProcessingStep[] = []): Record<string, JobHand
             throw new Error(`${step.name}: ${message}`, { cause: err });
           }
         }
-        await finishProcessing(ctx.db, organizationId, memory.id);
+        await ctx.db.transaction(async (tx) => {
+          await lockBatchOfMemory(tx, organizationId, memory.id);
+          const row = await finishProcessing(tx, organizationId, memory.id);
+          if (row) await memoryFinished(tx, publish, { ...row, organizationId, status: 'completed' });
+        });
       },
-      onDead: markFailed,
+      onDead: (job, error, ctx) => markFailed(job, error, ctx, publish),
     },
   };
 }

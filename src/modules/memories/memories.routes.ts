@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorResponses } from '../../platform/http/schemas.ts';
+import { z } from 'zod';
+import { errorEnvelope, errorResponses } from '../../platform/http/schemas.ts';
 import { searchResponse } from '../search/search.schemas.ts';
 import type { MemoriesService } from './memories.service.ts';
 import {
@@ -20,10 +21,14 @@ export function memoriesRoutes(memories: MemoriesService): FastifyPluginAsyncZod
         return { ...ok, data: [item] };
       });
 
-    app.post('/v1/memory/batch', { schema: { tags, summary: 'Add memories in a batch', querystring: addMemoryQuery, body: batchBody, response: { ...errorResponses, 200: batchResponse, 207: batchResponse, 422: batchResponse } } },
+    app.post('/v1/memory/batch', { schema: { tags, summary: 'Add memories in a batch', querystring: addMemoryQuery, body: batchBody, response: { ...errorResponses, 200: batchResponse, 207: batchResponse, 422: z.union([batchResponse, errorEnvelope]).describe('Every item rejected (batch result), or the request itself invalid (error)') } } },
       async (req, reply) => {
-        const { memories: items, batch_size, ...defaults } = req.body;
-        const r = await memories.addBatch(req.actor, items, defaults as any, batch_size ?? 10, { skipBackgroundProcessing: req.query.skip_background_processing, ...req.query });
+        const { memories: items, batch_size, webhook_url, webhook_secret, ...defaults } = req.body;
+        // The batch's webhook comes in the body; the query form of POST /v1/memory is accepted too.
+        const r = await memories.addBatch(req.actor, items, defaults as any, batch_size ?? 10, {
+          skipBackgroundProcessing: req.query.skip_background_processing, ...req.query,
+          webhook_url: webhook_url ?? req.query.webhook_url, webhook_secret: webhook_secret ?? req.query.webhook_secret,
+        });
         const status = r.errors.length === 0 ? 'success' : r.successes.length ? 'partial' : 'error';
         const code = status === 'success' ? 200 : status === 'partial' ? 207 : 422;
         return reply.code(code).send({

@@ -13,11 +13,17 @@ import { aclLists, resolveOwner, resolveWriteNamespace } from './ownership.ts';
 import { createMemoryLifecycle } from './lifecycle.ts';
 import { enqueue } from '../../platform/jobs/index.ts';
 import { MEMORY_PROCESS } from './memories.jobs.ts';
+import type { Publish } from '../../platform/events/index.ts';
+import type { WebhookRequest, Webhooks } from '../webhooks/webhooks.service.ts';
+import { batchStored, memoryFinished, memoryStateChanged } from './memory-events.ts';
 
 export interface MemoriesDeps {
   db: Db;
   embedders: Embedders;
   maxContentBytes: number;
+  /** Records lifecycle events (they drive webhooks and WebSocket pushes). */
+  publish: Publish;
+  webhooks: Webhooks;
   log?: Logger;
 }
 
@@ -31,6 +37,8 @@ export interface AddedMemory {
 export interface WriteOptions extends LegacyQuery {
   skipBackgroundProcessing?: boolean;
   batchId?: string | null;
+  webhook_url?: string;
+  webhook_secret?: string;
 }
 
 /** Memory writes and reads. Model calls happen before a transaction opens, never inside. */
@@ -46,7 +54,7 @@ export function createMemoriesService(deps: MemoriesDeps) {
   }
 
   /** Insert one prepared memory with its chunks (inside the caller's transaction). */
-  async function store(tx: Queryable, actor: Actor, input: MemoryInput, chunks: ChunkData[], bytes: number, opts: WriteOptions): Promise<MemoryRow> {
+  async function store(tx: Queryable, actor: Actor, input: MemoryInput, chunks: ChunkData[], bytes: number, opts: WriteOptions, hook: WebhookRequest | null = null): Promise<MemoryRow> {
     const owner = await resolveOwner(tx, actor, input.userId, input.externalUserId);
     const namespaceId = await resolveWriteNamespace(tx, actor, input.namespaceId);
     const acl = aclLists(owner, input.policy.acl);
@@ -73,8 +81,14 @@ export function createMemoriesService(deps: MemoriesDeps) {
       occurred_at: input.occurredAt,
     });
     await insertChunks(tx, row, chunks);
-    if (!opts.skipBackgroundProcessing) {
-      await enqueue(tx, { kind: MEMORY_PROCESS, organizationId: actor.organizationId, payload: { memory_id: row.id } });
+    // The subscription exists before the event that may trigger it (skip → completed at once).
+    if (hook) await deps.webhooks.subscribe(tx, actor.organizationId, { memoryId: row.id }, hook);
+    const organizationId = actor.organizationId;
+    if (opts.skipBackgroundProcessing) {
+      await memoryFinished(tx, deps.publish, { organizationId, id: row.id, batch_id: row.batch_id, status: 'completed', created_at: row.created_at });
+    } else {
+      await memoryStateChanged(tx, deps.publish, { organizationId, id: row.id, batch_id: row.batch_id, status: row.status });
+      await enqueue(tx, { kind: MEMORY_PROCESS, organizationId, payload: { memory_id: row.id } });
     }
     return row;
   }
@@ -101,8 +115,9 @@ export function createMemoriesService(deps: MemoriesDeps) {
     async add(actor: Actor, body: AddMemoryBody, opts: WriteOptions = {}): Promise<AddedMemory> {
       requirePermission(actor, 'write');
       const { input, bytes } = prepare(actor, body, {}, opts);
+      const hook = await deps.webhooks.check(opts.webhook_url, opts.webhook_secret);
       const [chunks] = await buildChunks([input.content], embedders);
-      const row = await db.transaction((tx) => store(tx, actor, input, chunks, bytes, opts));
+      const row = await db.transaction((tx) => store(tx, actor, input, chunks, bytes, opts, hook));
       return added(row, chunks);
     },
 
@@ -113,6 +128,7 @@ export function createMemoriesService(deps: MemoriesDeps) {
      */
     async addBatch(actor: Actor, items: unknown[], defaults: Partial<AddMemoryBody>, batchSize: number, opts: WriteOptions = {}) {
       requirePermission(actor, 'write');
+      const hook = await deps.webhooks.check(opts.webhook_url, opts.webhook_secret);
       const batchId = newId();
       const errors: { index: number; error: string; code: number; status: 'error'; details?: unknown }[] = [];
       const ok: { index: number; input: MemoryInput; bytes: number }[] = [];
@@ -150,6 +166,14 @@ export function createMemoriesService(deps: MemoriesDeps) {
           const e = err instanceof AppError ? err : new AppError(500, 'Storing this group of the batch failed');
           for (const x of group) errors.push({ index: x.index, code: e.code, status: 'error', error: e.message });
         }
+      }
+      if (successes.length) {
+        // Every group is in: from now on the batch completes with its last memory (or now,
+        // when they all finished already). Its webhook is registered in the same transaction.
+        await db.transaction(async (tx) => {
+          if (hook) await deps.webhooks.subscribe(tx, actor.organizationId, { batchId }, hook);
+          await batchStored(tx, deps.publish, actor.organizationId, batchId);
+        });
       }
       errors.sort((a, b) => a.index - b.index);
       successes.sort((a, b) => a.index - b.index);

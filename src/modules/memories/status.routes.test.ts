@@ -7,6 +7,7 @@ import { addMemory, post } from '../../../test/memory-helpers.ts';
 import { buildWorker } from '../../app.ts';
 import { createLogger } from '../../platform/log.ts';
 import { createWorker, type Worker } from '../../platform/jobs/index.ts';
+import { createEventPublisher } from '../../platform/events/index.ts';
 import { MEMORY_PROCESS, memoryJobs } from './memories.jobs.ts';
 
 const log = createLogger('silent');
@@ -118,7 +119,7 @@ for (const store of testStores) {
         const [row] = await t.db.query('SELECT content FROM memories WHERE id = $1', [m.id]);
         if (row.content.includes('POISON')) throw new Error('extractor refused the content');
       } }];
-      await startWorker(createWorker({ db: t.db, log, handlers: memoryJobs(steps), pollMs: 20, backoffMs: () => 10 }));
+      await startWorker(createWorker({ db: t.db, log, handlers: memoryJobs(createEventPublisher(), steps), pollMs: 20, backoffMs: () => 10 }));
       await until(async () => (await batchStatus(r.batch_id)).progress.done === 2);
       const b = await batchStatus(r.batch_id);
       assert.equal(b.processing_status, 'partial');
@@ -139,7 +140,7 @@ for (const store of testStores) {
       await until(async () => (await status(id)).processing_status === 'completed');
       const first = await status(id);
       const [job] = await t.db.query(`SELECT * FROM jobs WHERE payload->>'memory_id' = $1`, [id]);
-      await memoryJobs()[MEMORY_PROCESS].run(job as any, { db: t.db, log, lastAttempt: false });
+      await memoryJobs(createEventPublisher())[MEMORY_PROCESS].run(job as any, { db: t.db, log, lastAttempt: false });
       assert.deepEqual(await status(id), first);
     });
 

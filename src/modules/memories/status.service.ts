@@ -2,6 +2,8 @@ import type { Db } from '../../platform/db/index.ts';
 import { requirePermission, type Actor } from '../../shared/actor.ts';
 import { notFound } from '../../shared/errors.ts';
 import { iso } from '../../shared/time.ts';
+import { hasBatchEvent } from '../../platform/events/index.ts';
+import { BATCH_STORED } from './memory-events.ts';
 import { getBatchStatus, getMemoryStatus, MEMORY_STATES, type MemoryState, type MemoryStatusRow } from './status.store.ts';
 
 const scopeOf = (actor: Actor) => ({ organizationId: actor.organizationId, namespaceId: actor.namespaceId });
@@ -46,9 +48,11 @@ export function createMemoryStatusService({ db }: { db: Db }) {
       for (const r of rows) counts[r.status] = (counts[r.status] ?? 0) + 1;
       const done = counts.completed + counts.failed;
       const memories = rows.map(statusView);
+      // While later groups are still being stored, the finished first ones do not finish the batch.
+      const stored = await hasBatchEvent(db, actor.organizationId, batchId, BATCH_STORED);
       return {
         batch_id: batchId,
-        processing_status: overall(counts, rows.length),
+        processing_status: stored ? overall(counts, rows.length) : 'processing',
         progress: { total: rows.length, done, percent: Math.round((1000 * done) / rows.length) / 10 },
         counts,
         failures: memories.filter((m) => m.processing_status === 'failed').map((m) => ({ memory_id: m.memory_id, error: m.error! })),

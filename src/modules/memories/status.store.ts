@@ -49,21 +49,50 @@ export async function startProcessing(db: Queryable, organizationId: string, id:
 }
 
 /** processing → completed. */
-export async function finishProcessing(db: Queryable, organizationId: string, id: string): Promise<boolean> {
-  const rows = await db.query(
+export async function finishProcessing(db: Queryable, organizationId: string, id: string): Promise<MemoryStatusRow | undefined> {
+  const rows = await db.query<MemoryStatusRow>(
     `UPDATE memories SET status = 'completed', completed_at = now(), status_error = NULL, updated_at = now()
-     WHERE id = $1 AND organization_id = $2 AND status = 'processing' RETURNING id`,
+     WHERE id = $1 AND organization_id = $2 AND status = 'processing' RETURNING ${COLUMNS}`,
     [id, organizationId],
   );
-  return rows.length > 0;
+  return rows[0];
 }
 
 /** Any unfinished state → failed, with the reason. */
-export async function failProcessing(db: Queryable, organizationId: string, id: string, error: string): Promise<boolean> {
-  const rows = await db.query(
+export async function failProcessing(db: Queryable, organizationId: string, id: string, error: string): Promise<MemoryStatusRow | undefined> {
+  const rows = await db.query<MemoryStatusRow>(
     `UPDATE memories SET status = 'failed', failed_at = now(), status_error = $3, updated_at = now()
-     WHERE id = $1 AND organization_id = $2 AND status IN ('queued', 'quick_saved', 'processing') RETURNING id`,
+     WHERE id = $1 AND organization_id = $2 AND status IN ('queued', 'quick_saved', 'processing') RETURNING ${COLUMNS}`,
     [id, organizationId, error],
   );
-  return rows.length > 0;
+  return rows[0];
+}
+
+/**
+ * Serialise finishing memories of one batch (transaction-scoped advisory lock). Taken before
+ * a transition, so whichever transaction finishes the batch's last memory sees every other
+ * one committed, and exactly one of them reports the batch complete.
+ */
+export async function lockBatch(tx: Queryable, batchId: string): Promise<void> {
+  await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [batchId]);
+}
+
+/** lockBatch for the batch of a memory (none: nothing to lock). */
+export async function lockBatchOfMemory(tx: Queryable, organizationId: string, memoryId: string): Promise<void> {
+  await tx.query(
+    `SELECT pg_advisory_xact_lock(hashtextextended(batch_id, 0)) FROM memories
+     WHERE id = $1 AND organization_id = $2 AND batch_id IS NOT NULL`,
+    [memoryId, organizationId],
+  );
+}
+
+/** How many memories of a batch exist and how many finished each way. */
+export async function batchCounts(db: Queryable, organizationId: string, batchId: string): Promise<{ total: number; completed: number; failed: number }> {
+  const rows = await db.query<{ total: number; completed: number; failed: number }>(
+    `SELECT count(*)::int AS total, count(*) FILTER (WHERE status = 'completed')::int AS completed,
+            count(*) FILTER (WHERE status = 'failed')::int AS failed
+     FROM memories WHERE batch_id = $1 AND organization_id = $2`,
+    [batchId, organizationId],
+  );
+  return rows[0];
 }

@@ -1,5 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import compress from '@fastify/compress';
+import websocket from '@fastify/websocket';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -72,6 +73,8 @@ export async function createHttpApp(opts: HttpOptions): Promise<FastifyInstance>
   app.addHook('preValidation', normaliseInput);
 
   await app.register(compress, { threshold: 1024, encodings: ['gzip', 'deflate'] });
+  // Status streams only receive small control messages (the auth message).
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   if (opts.rateLimit.max > 0) {
     await app.register(rateLimit, {
       max: opts.rateLimit.max,

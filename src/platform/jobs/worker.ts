@@ -58,10 +58,10 @@ export interface Worker {
   idle(): Promise<void>;
 }
 
-/** 1 s, 2 s, 4 s … capped at 10 minutes, with ±20 % jitter so retries do not stampede. */
-export function defaultBackoff(attempt: number): number {
-  const base = Math.min(1000 * 2 ** Math.max(attempt - 1, 0), 600_000);
-  return Math.round(base * (0.8 + Math.random() * 0.4));
+/** base, 2×base, 4×base … (base 1 s) capped at 10 minutes, with ±20 % jitter so retries do not stampede. */
+export function defaultBackoff(attempt: number, baseMs = 1000): number {
+  const delay = Math.min(baseMs * 2 ** Math.max(attempt - 1, 0), 600_000);
+  return Math.round(delay * (0.8 + Math.random() * 0.4));
 }
 
 const errorText = (err: unknown) => (err instanceof Error ? err.stack ?? err.message : String(err)).slice(0, 4000);
