@@ -9,13 +9,13 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { Permission } from '../src/shared/actor.ts';
 import { startApp, testStores, type TestApp } from './harness.ts';
-import { makeKey, makeNamespace, makeOrg } from './factories.ts';
+import { makeKey, makeNamespace, makeOrg, makeSession } from './factories.ts';
 import { addMemory } from './memory-helpers.ts';
 
 const SECRET = `zebra-${randomBytes(4).toString('hex')}`;
 
 /** The ids a route acts on: the real ones of namespace A1, or made-up twins. */
-interface Target { mem: string; ns: string; key: string; user: string; ext: string }
+interface Target { mem: string; ns: string; key: string; user: string; ext: string; batch: string }
 
 interface Route {
   label: string;
@@ -33,6 +33,9 @@ const routes: Route[] = [
   { label: 'DELETE /v1/memory/:id', method: 'DELETE', url: (x) => `/v1/memory/${x.mem}`, permission: 'delete', kind: 'resource' },
   { label: 'DELETE /v1/memory/all', method: 'DELETE', url: (x) => `/v1/memory/all?external_user_id=${x.ext}&namespace_id=${x.ns}`, permission: 'delete', kind: 'resource' },
   { label: 'POST /v1/memory (into A1)', method: 'POST', url: () => '/v1/memory', payload: (x) => ({ content: 'planted', external_user_id: x.ext, namespace_id: x.ns }), permission: 'write', kind: 'resource' },
+  { label: 'POST /v1/memory/batch (into A1)', method: 'POST', url: () => '/v1/memory/batch', payload: (x) => ({ memories: [{ content: 'planted' }], external_user_id: x.ext, namespace_id: x.ns }), permission: 'write', kind: 'resource' },
+  { label: 'GET /v1/memory/status/:id', method: 'GET', url: (x) => `/v1/memory/status/${x.mem}`, permission: 'read', kind: 'resource' },
+  { label: 'GET /v1/memory/batch/status/:id', method: 'GET', url: (x) => `/v1/memory/batch/status/${x.batch}`, permission: 'read', kind: 'resource' },
   { label: 'POST /v1/memory/search', method: 'POST', url: () => '/v1/memory/search', payload: (x) => ({ query: SECRET, external_user_id: x.ext }), permission: 'read', kind: 'search' },
   { label: 'GET /v1/namespace', method: 'GET', url: () => '/v1/namespace', permission: 'read', kind: 'list' },
   { label: 'GET /v1/namespace/:id', method: 'GET', url: (x) => `/v1/namespace/${x.ns}`, permission: 'read', kind: 'resource' },
@@ -51,6 +54,24 @@ const routes: Route[] = [
 /** Users are organization-wide identities, readable and writable by any key of the organization (docs/tenancy.md). */
 const ORG_WIDE_USER_ROUTES = new Set(['GET /v1/user', 'GET /v1/user/:id', 'PUT /v1/user/:id']);
 
+/** Session tokens go in X-Session-Token, keys in X-API-Key. */
+const credential = (secret: string): Record<string, string> => (secret.startsWith('st_') ? { 'x-session-token': secret } : { 'x-api-key': secret });
+
+/**
+ * Every table that holds tenant data, as text. Left out: the query log (searches are
+ * logged for the searcher's own organization) and when a key was last used.
+ */
+async function snapshot(t: TestApp): Promise<string> {
+  const tables: [string, string][] = [
+    ['organizations', 'id'], ['namespaces', 'id'], ['users', 'id'], ['sessions', 'id'], ['memories', 'id'], ['memory_chunks', 'id'],
+    ['jobs', 'id'], ['events', 'id'], ['webhook_deliveries', 'id'],
+  ];
+  const out: Record<string, unknown> = {};
+  for (const [table, order] of tables) out[table] = await t.db.query(`SELECT * FROM ${table} ORDER BY ${order}`);
+  out.api_keys = (await t.db.query('SELECT * FROM api_keys ORDER BY id')).map(({ last_used_at: _l, ...k }) => k);
+  return JSON.stringify(out);
+}
+
 for (const store of testStores) {
   describe(`tenant isolation [${store.name}]`, () => {
     let t: TestApp;
@@ -64,23 +85,39 @@ for (const store of testStores) {
       const nsB1 = await makeNamespace(t.db, b.organizationId, 'B1');
       const target = await makeKey(t.db, t.orgId, { namespaceId: nsA1 });
       const mem = await addMemory(t, { content: `The ${SECRET} lives in A1.`, external_user_id: 'alice', namespace_id: nsA1 });
+      const batch = await t.app.inject({ method: 'POST', url: '/v1/memory/batch', headers: { 'x-api-key': t.key },
+        payload: { memories: [{ content: 'A1 batch memory.' }], external_user_id: 'alice', namespace_id: nsA1 } });
       const [alice] = await t.db.query<{ id: string }>("SELECT id FROM users WHERE organization_id = $1 AND external_id = 'alice'", [t.orgId]);
       // Another tenant has a memory with the same words.
       await addMemory(t, { content: `B's own ${SECRET} note.`, external_user_id: 'bob', namespace_id: nsB1 }, b.key);
-      a1 = { mem, ns: nsA1, key: target.id, user: alice.id, ext: 'alice' };
+      a1 = { mem, ns: nsA1, key: target.id, user: alice.id, ext: 'alice', batch: batch.json().batch_id };
       keys['B org key'] = b.key;
       keys['B1 namespace key'] = (await makeKey(t.db, b.organizationId, { namespaceId: nsB1 })).key;
+      keys['B end-user session'] = (await makeSession(t.db, b.organizationId, 'bob')).token;
       keys['A2 namespace key'] = (await makeKey(t.db, t.orgId, { namespaceId: nsA2 })).key;
       keys['A1 full key'] = (await makeKey(t.db, t.orgId, { namespaceId: nsA1 })).key;
       for (const p of ['read', 'write', 'delete'] as Permission[]) {
         keys[`A1 ${p}-only key`] = (await makeKey(t.db, t.orgId, { namespaceId: nsA1, permissions: [p] })).key;
         keys[`A org ${p}-less key`] = (await makeKey(t.db, t.orgId, { permissions: (['read', 'write', 'delete'] as Permission[]).filter((q) => q !== p) })).key;
       }
+      before_ = await snapshot(t);
     });
     after(() => t.close());
 
+    let before_: string;
+    /** Every request made with a credential that must not succeed on its target. */
+    let attempts = 0;
+    let succeeded = 0;
     const send = (r: Route, x: Target, key: string) =>
-      t.app.inject({ method: r.method, url: r.url(x), headers: { 'x-api-key': key }, payload: r.payload?.(x) as any });
+      t.app.inject({ method: r.method, url: r.url(x), headers: credential(key), payload: r.payload?.(x) as any });
+    const attempt = async (r: Route, x: Target, key: string) => {
+      attempts++;
+      const res = await send(r, x, key);
+      // A confined delete that answers 200 having removed nothing is not a success (checked below).
+      const removedNothing = res.statusCode === 200 && res.json().memories_deleted === 0 && res.json().user_deleted === false;
+      if (r.kind === 'resource' && res.statusCode < 300 && !removedNothing) succeeded++;
+      return res;
+    };
     /** Made-up ids; for a key of A's own organization users stay real (users are organization-wide). */
     const ghost = (sameOrg: boolean): Target => ({
       mem: `ghost-${randomBytes(4).toString('hex')}`, ns: `ghost-ns-${randomBytes(4).toString('hex')}`, key: 'ghost-key',
@@ -96,11 +133,11 @@ for (const store of testStores) {
       assert.ok(found.body.includes(SECRET));
     });
 
-    for (const who of ['B org key', 'B1 namespace key', 'A2 namespace key']) {
+    for (const who of ['B org key', 'B1 namespace key', 'B end-user session', 'A2 namespace key']) {
       it(`${who}: every route fails like a missing id and shows nothing of A1`, async () => {
         for (const r of routes) {
           if (who === 'A2 namespace key' && ORG_WIDE_USER_ROUTES.has(r.label)) continue;
-          const res = await send(r, a1, keys[who]);
+          const res = await attempt(r, a1, keys[who]);
           const body = res.body;
           if (r.kind === 'resource') {
             if (who === 'A2 namespace key' && r.label.startsWith('DELETE /v1/user')) {
@@ -130,18 +167,46 @@ for (const store of testStores) {
         assert.equal(lacking.length, 3);
         for (const r of routes.filter((x) => x.permission === p)) {
           for (const k of lacking) {
-            const res = await send(r, a1, keys[k]);
+            const res = await attempt(r, a1, keys[k]);
             assert.equal(res.statusCode, 403, `${k} ${r.label}: ${res.body}`);
           }
         }
       });
     }
 
+    it('WebSocket status streams refuse every foreign or read-less key', async () => {
+      const expected: Record<string, number> = { 'B end-user session': 4404, 'B org key': 4404, 'B1 namespace key': 4404, 'A2 namespace key': 4404, 'A1 write-only key': 4403, 'A1 delete-only key': 4403, 'A org read-less key': 4403 };
+      for (const [who, code] of Object.entries(expected)) {
+        for (const path of [`/ws/memory-status/${a1.mem}`, `/ws/memory-status/batch/${a1.batch}`]) {
+          attempts++;
+          const messages: any[] = [];
+          let closed!: Promise<number>;
+          await t.app.injectWS(path, { headers: credential(keys[who]) }, {
+            onInit: (ws) => {
+              ws.on('message', (d) => messages.push(JSON.parse(d.toString())));
+              closed = new Promise((resolve) => ws.on('close', (c) => resolve(c)));
+            },
+          });
+          const got = await closed;
+          if (messages.some((m) => m.type === 'status')) succeeded++;
+          assert.equal(got, code, `${who} ${path}`);
+          assert.deepEqual(messages.map((m) => m.type), ['error'], `${who} ${path}: only an error`);
+        }
+      }
+    });
+
+    it('afterwards the store is exactly as it was, and no attempted violation succeeded', async (c) => {
+      assert.equal(await snapshot(t), before_, 'store snapshot changed');
+      c.diagnostic(`attempted violations: ${attempts}; succeeded: ${succeeded}`);
+      assert.ok(attempts >= 150, `${attempts} attempts`);
+      assert.equal(succeeded, 0);
+    });
+
     it('afterwards A1 is exactly as it was', async () => {
       const [m] = await t.db.query<any>('SELECT content, namespace_id FROM memories WHERE id = $1', [a1.mem]);
       assert.deepEqual(m, { content: `The ${SECRET} lives in A1.`, namespace_id: a1.ns });
       const count = async (sql: string, params: unknown[]) => (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${sql}`, params))[0].n;
-      assert.equal(await count('memories WHERE namespace_id = $1', [a1.ns]), 1);
+      assert.equal(await count('memories WHERE namespace_id = $1', [a1.ns]), 2);
       const [ns] = await t.db.query<any>('SELECT is_active FROM namespaces WHERE id = $1', [a1.ns]);
       assert.equal(ns.is_active, true);
       const [k] = await t.db.query<any>('SELECT is_active FROM api_keys WHERE id = $1', [a1.key]);

@@ -6,6 +6,8 @@ export interface Received {
   headers: IncomingHttpHeaders;
   raw: string;
   body: any;
+  /** performance.now() when the request had arrived in full. */
+  receivedAt: number;
 }
 
 /**
@@ -18,7 +20,7 @@ export async function startReceiver(respond: (r: Received, n: number) => number 
     let raw = '';
     req.on('data', (c) => (raw += c));
     req.on('end', () => {
-      const r: Received = { path: req.url ?? '/', headers: req.headers, raw, body: raw ? JSON.parse(raw) : null };
+      const r: Received = { path: req.url ?? '/', headers: req.headers, raw, body: raw ? JSON.parse(raw) : null, receivedAt: performance.now() };
       received.push(r);
       const n = received.filter((x) => x.path === r.path).length;
       res.writeHead(respond(r, n), { 'content-type': 'text/plain' }).end('ok');

@@ -146,6 +146,20 @@ export function createMemoriesService(deps: MemoriesDeps) {
           errors.push({ index, code: e.code, status: 'error', error: e.message, details: e.details ?? undefined });
         }
       });
+      // Items aimed at a namespace the caller may not write to fail here, before their users
+      // are created below: a refused item must leave nothing behind.
+      const namespaceProblems = new Map<string | undefined, AppError | null>();
+      for (const x of ok) {
+        if (namespaceProblems.has(x.input.namespaceId)) continue;
+        namespaceProblems.set(x.input.namespaceId, await resolveWriteNamespace(db, actor, x.input.namespaceId).then(() => null, (e) => {
+          if (e instanceof AppError) return e;
+          throw e;
+        }));
+      }
+      for (let i = ok.length - 1; i >= 0; i--) {
+        const e = namespaceProblems.get(ok[i].input.namespaceId);
+        if (e) errors.push({ index: ok.splice(i, 1)[0].index, code: e.code, status: 'error', error: e.message, details: e.details ?? undefined });
+      }
       // Create the batch's new users first, one short statement each in a fixed order:
       // inserting them inside concurrent group transactions in different orders deadlocks.
       const externalIds = [...new Set(ok.filter((x) => !x.input.userId && x.input.externalUserId).map((x) => x.input.externalUserId!))].sort();
