@@ -120,7 +120,7 @@ for (const store of testStores) {
     };
     /** Made-up ids; for a key of A's own organization users stay real (users are organization-wide). */
     const ghost = (sameOrg: boolean): Target => ({
-      mem: `ghost-${randomBytes(4).toString('hex')}`, ns: `ghost-ns-${randomBytes(4).toString('hex')}`, key: 'ghost-key',
+      mem: `ghost-${randomBytes(4).toString('hex')}`, ns: `ghost-ns-${randomBytes(4).toString('hex')}`, key: 'ghost-key', batch: `ghost-batch-${randomBytes(4).toString('hex')}`,
       user: sameOrg ? a1.user : 'ghost-user', ext: sameOrg ? a1.ext : `ghost-${randomBytes(4).toString('hex')}`,
     });
 
