@@ -77,5 +77,30 @@ for (const store of testStores) {
       assert.equal(res.statusCode, 200, res.body);
       assert.equal((await t.app.inject({ url: `/v1/memory/${id}`, headers: { 'x-session-token': dee.token } })).statusCode, 200);
     });
+    it('search shows other users\' memories shared with the reader, never their unshared or flagged ones', async () => {
+      const session = { sessionId: 'lh-1' };
+      const add = (content: string, policy: object, minute: number) =>
+        addMemory(t, { content, external_user_id: 'alma', policy, metadata: session, timestamp: `2026-01-01T10:0${minute}:00Z` } as any);
+      const shared = await add('Lighthouse plan shared with ben.', { acl: { read: ['ben'] } }, 1);
+      await add('Lighthouse private diary of alma.', {}, 2);
+      await add('Lighthouse flagged note for ben.', { acl: { read: ['ben'] }, risk: 'flagged' }, 3);
+      const lh = (body: object, headers?: Record<string, string>) =>
+        t.app.inject({ method: 'POST', url: '/v1/memory/search?max_memories=50', headers: headers ?? { 'x-api-key': t.key }, payload: { query: 'lighthouse', ...body } })
+          .then((r) => {
+            assert.equal(r.statusCode, 200, r.body);
+            // Dense retrieval also brings the organization-wide 'Harbor note shared.' from above: keep this test's memories.
+            return r.json().data.memories.map((m: { content: string }) => m.content).filter((c: string) => c.startsWith('Lighthouse')).sort();
+          });
+      // ben has never stored a memory: what is shared with his external id still reaches him.
+      assert.deepEqual(await lh({ external_user_id: 'ben' }), ['Lighthouse plan shared with ben.']);
+      const ben = await makeSession(t.db, t.orgId, 'ben');
+      assert.deepEqual(await lh({}, { 'x-session-token': ben.token }), ['Lighthouse plan shared with ben.']);
+      assert.deepEqual(await lh({ external_user_id: 'cyd' }), []);
+      assert.equal((await lh({ external_user_id: 'alma' })).length, 3, 'the owner sees all three');
+      // Revoking the share hides it again.
+      const res = await t.app.inject({ method: 'PUT', url: `/v1/memory/${shared}`, headers: { 'x-api-key': t.key }, payload: { policy: { acl: { read: [] } } } });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual(await lh({ external_user_id: 'ben' }), []);
+    });
   });
 }

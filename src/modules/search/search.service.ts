@@ -12,7 +12,7 @@ import { findUserByExternalId, getUser } from '../users/users.store.ts';
 import { queryTerms } from './analyzer.ts';
 import { fuse, type FusionWeights } from './fusion.ts';
 import type { SearchBody } from './search.schemas.ts';
-import { bm25, logQuery, nearest, sessionNeighbours, type Bm25Params, type SearchScope } from './search.store.ts';
+import { bm25, logQuery, nearest, sessionNeighbours, sharedWith, type Bm25Params, type SearchScope } from './search.store.ts';
 import { withNeighbourContext } from './context.ts';
 
 export interface SearchDeps {
@@ -59,15 +59,25 @@ export function createSearchService(deps: SearchDeps) {
       throw new AppError(403, 'This API key is limited to its namespace', { namespace_id: actor.namespaceId });
     }
     // user_id (deprecated, internal) wins over external_user_id; with neither, the caller.
-    let userId: string | null;
-    if (body.user_id) userId = (await getUser(db, actor.organizationId, body.user_id))?.id ?? null;
-    else if (body.external_user_id) userId = (await findUserByExternalId(db, actor.organizationId, body.external_user_id))?.id ?? null;
-    else userId = actor.userId || null;
-    if (!userId) return null; // an unknown user has no memories
+    let user: { id: string; external_id: string | null } | undefined;
+    if (body.user_id) user = await getUser(db, actor.organizationId, body.user_id);
+    else if (body.external_user_id) user = await findUserByExternalId(db, actor.organizationId, body.external_user_id);
+    else if (actor.userId) user = await getUser(db, actor.organizationId, actor.userId);
+    const externalId = user?.external_id ?? (body.user_id ? undefined : body.external_user_id);
+    if (!user && !externalId) return null; // an unknown user has no memories
+    const namespaceId = actor.namespaceId ?? body.namespace_id ?? null;
+    // What ACLs may name this reader by (spec 2.4); an external id shared with before the
+    // user's first memory still counts.
+    const entities = [`organization:${actor.organizationId}`];
+    if (user) entities.push(`user:${user.id}`);
+    if (externalId) entities.push(`external_user:${externalId}`);
+    if (namespaceId) entities.push(`namespace:${namespaceId}`);
+    const sharedIds = await sharedWith(db, { organizationId: actor.organizationId, namespaceId, entities, ownerId: user?.id ?? null });
+    if (!user && !sharedIds.length) return null;
     const metadata = body.metadata ? { ...body.metadata } : null;
     if (metadata?.category !== undefined) metadata.category = canonicalCategory(metadata.category) as string;
     const requireReaders = body.search_acl?.read?.map(normaliseAclEntry) ?? null;
-    return { organizationId: actor.organizationId, namespaceId: actor.namespaceId ?? body.namespace_id ?? null, userId, metadata, requireReaders, safety: body.omo_filter ?? null };
+    return { organizationId: actor.organizationId, namespaceId, userId: user?.id ?? null, sharedIds, metadata, requireReaders, safety: body.omo_filter ?? null };
   }
 
   return {

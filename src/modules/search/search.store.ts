@@ -6,13 +6,40 @@ import { safetySql, type SafetyFilter } from '../memories/safety.ts';
 export interface SearchScope {
   organizationId: string;
   namespaceId: string | null;
+  /** The user whose memories are searched (their own); null with `sharedIds` only: shared ones alone. */
   userId: string | null;
+  /** Other users' memories whose ACL lets this reader read them (see sharedWith). */
+  sharedIds?: string[] | null;
   /** JSON containment filter on memory metadata (`metadata @> filter`). */
   metadata: Record<string, unknown> | null;
   /** `search_acl.read`: every listed entity must have read access (`acl_read @> list`). */
   requireReaders?: string[] | null;
   /** The consent/risk safety filter (`omo_filter`). */
   safety?: SafetyFilter | null;
+}
+
+/**
+ * Memories of other users that `entities` (the reader as ACL entries) may read: listed on their
+ * read ACL and not flagged (flagged memories are owner-only). Through the partial GIN index of
+ * shared memories (migration 0008); capped, newest first.
+ */
+export async function sharedWith(
+  db: Queryable,
+  r: { organizationId: string; namespaceId: string | null; entities: string[]; ownerId: string | null },
+  cap = 10_000,
+): Promise<string[]> {
+  const params: unknown[] = [r.organizationId, r.entities, cap];
+  const where = ['is_shared', 'organization_id = $1', 'acl_read && $2::text[]', "risk <> 'flagged'"];
+  if (r.ownerId) {
+    params.push(r.ownerId);
+    where.push(`user_id <> $${params.length}`);
+  }
+  if (r.namespaceId) {
+    params.push(r.namespaceId);
+    where.push(`namespace_id = $${params.length}`);
+  }
+  const rows = await db.query<{ id: string }>(`SELECT id FROM memories WHERE ${where.join(' AND ')} ORDER BY created_at DESC LIMIT $3`, params);
+  return rows.map((x) => x.id);
 }
 
 /** WHERE clause over chunks `c`, joined to memories `m` only when a memory-level filter needs it. */
@@ -23,10 +50,13 @@ function scopeWhere(scope: SearchScope, params: unknown[]): { join: string; wher
     params.push(scope.namespaceId);
     where.push(`c.namespace_id = $${params.length}`);
   }
+  const shared = scope.sharedIds?.length ? scope.sharedIds : null;
+  if (shared) params.push(shared);
+  const sharedSql = shared ? `c.memory_id = ANY($${params.length}::text[])` : null;
   if (scope.userId) {
     params.push(scope.userId);
-    where.push(`c.user_id = $${params.length}`);
-  }
+    where.push(sharedSql ? `(c.user_id = $${params.length} OR ${sharedSql})` : `c.user_id = $${params.length}`);
+  } else if (sharedSql) where.push(sharedSql);
   const memoryLevel: string[] = [];
   if (scope.metadata && Object.keys(scope.metadata).length) {
     params.push(JSON.stringify(scope.metadata));
@@ -133,8 +163,9 @@ export async function logQuery(
  * organization and namespace. Candidates without a session have no neighbours.
  */
 export async function sessionNeighbours(db: Queryable, scope: SearchScope, ids: string[]): Promise<{ id: string; prev_id: string | null; next_id: string | null }[]> {
-  if (!ids.length) return [];
-  const params: unknown[] = [ids, scope.organizationId];
+  // Only around the reader's own memories: a memory shared with them does not share its session.
+  if (!ids.length || !scope.userId) return [];
+  const params: unknown[] = [ids, scope.organizationId, scope.userId];
   let ns = '';
   if (scope.namespaceId) {
     params.push(scope.namespaceId);
@@ -150,7 +181,7 @@ export async function sessionNeighbours(db: Queryable, scope: SearchScope, ids: 
   return db.query(
     `SELECT c.id, p.id AS prev_id, n.id AS next_id FROM memories c
      ${side('<', 'DESC')} ${side('>', 'ASC')}
-     WHERE c.id = ANY($1::text[]) AND c.organization_id = $2 AND c.metadata ? 'sessionId' AND c.occurred_at IS NOT NULL`,
+     WHERE c.id = ANY($1::text[]) AND c.organization_id = $2 AND c.user_id = $3 AND c.metadata ? 'sessionId' AND c.occurred_at IS NOT NULL`,
     params,
   );
 }
