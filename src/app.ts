@@ -25,10 +25,14 @@ import { ensureVectorIndex } from './modules/search/search.store.ts';
 import { countStaleVectors } from './modules/search/reembed.ts';
 import { createNamespacesService } from './modules/namespaces/namespaces.service.ts';
 import { namespacesRoutes } from './modules/namespaces/namespaces.routes.ts';
+import { createSchemasService } from './modules/schemas/schemas.service.ts';
+import { schemasRoutes } from './modules/schemas/schemas.routes.ts';
 import { createApiKeysService } from './modules/api-keys/api-keys.service.ts';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { createUsersService } from './modules/users/users.service.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { createAdminService } from './modules/organizations/admin.service.ts';
+import { adminRoutes } from './modules/organizations/admin.routes.ts';
 
 export const VERSION = '0.1.0';
 
@@ -92,8 +96,11 @@ export async function buildApp({ config, db, log }: AppDeps): Promise<FastifyIns
   await app.register(memoriesRoutes(memories));
   await app.register(searchRoutes(search));
   await app.register(namespacesRoutes(createNamespacesService(db)));
+  await app.register(schemasRoutes(createSchemasService(db)));
   await app.register(apiKeysRoutes(createApiKeysService(db)));
   await app.register(usersRoutes(createUsersService(db)));
+  // Not mounted without an operator credential: the admin paths are then plain 404s.
+  if (config.ADMIN_API_KEY) await app.register(adminRoutes(createAdminService(db, config.ADMIN_API_KEY)));
   return app;
 }
 

@@ -34,6 +34,8 @@ export const configSchema = z.object({
   DATABASE_POOL_SIZE: int(10, 1),
   /** Value of the first organization key; generated and written to DATA_DIR when absent. */
   BOOTSTRAP_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Operator credential of the admin API (`/admin/...`); the API is off (404) without it. */
+  ADMIN_API_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Roles this process runs: the HTTP API, the background worker, or both. */
   ROLES: z
     .string()

@@ -18,10 +18,12 @@ export interface ApiKeyRow {
 const COLUMNS =
   'id, organization_id, namespace_id, user_id, name, environment, permissions, key_prefix, is_active, created_at, last_used_at';
 
-/** The active, unrevoked key with this hash, if any. */
-export async function findActiveKeyByHash(db: Queryable, keyHash: string): Promise<ApiKeyRow | undefined> {
-  const rows = await db.query<ApiKeyRow>(
-    `SELECT ${COLUMNS} FROM api_keys WHERE key_hash = $1 AND is_active AND revoked_at IS NULL`,
+/** The active, unrevoked key with this hash, if any, and whether its namespace (if any) is active. */
+export async function findActiveKeyByHash(db: Queryable, keyHash: string): Promise<(ApiKeyRow & { namespace_active: boolean | null }) | undefined> {
+  const rows = await db.query<ApiKeyRow & { namespace_active: boolean | null }>(
+    `SELECT ${COLUMNS.split(', ').map((c) => `k.${c}`).join(', ')}, n.is_active AS namespace_active
+     FROM api_keys k LEFT JOIN namespaces n ON n.id = k.namespace_id
+     WHERE k.key_hash = $1 AND k.is_active AND k.revoked_at IS NULL`,
     [keyHash],
   );
   return rows[0];

@@ -1,6 +1,6 @@
 import type { Db } from '../../platform/db/index.ts';
 import { ALL_PERMISSIONS, type Actor, type AuthMethod } from '../../shared/actor.ts';
-import { AppError, unauthorized } from '../../shared/errors.ts';
+import { AppError, forbidden, unauthorized } from '../../shared/errors.ts';
 import { hashSecret } from '../api-keys/api-keys.keys.ts';
 import { findActiveKeyByHash, touchApiKey } from '../api-keys/api-keys.store.ts';
 import { getUser, type UserRow } from '../users/users.store.ts';
@@ -89,6 +89,7 @@ export function createAuthenticator(db: Db, verifyBearer: BearerVerifier = noBea
       if (c.apiKey) {
         const key = await findActiveKeyByHash(db, hashSecret(c.apiKey));
         if (!key) throw unauthorized('Invalid or revoked API key');
+        if (key.namespace_active === false) throw forbidden('The namespace of this API key is deactivated (is_active: false)', { namespace_id: key.namespace_id });
         touchApiKey(db, key.id).catch(() => {}); // bookkeeping must never fail a request
         actor = {
           organizationId: key.organization_id,

@@ -1,7 +1,7 @@
 import type { Queryable } from '../../platform/db/index.ts';
 import type { Actor } from '../../shared/actor.ts';
 import { AppError, unprocessable } from '../../shared/errors.ts';
-import { namespaceExists } from '../namespaces/namespaces.store.ts';
+import { namespaceActive } from '../namespaces/namespaces.store.ts';
 import { getUser, resolveExternalUser } from '../users/users.store.ts';
 
 export interface Owner {
@@ -43,7 +43,10 @@ export async function resolveWriteNamespace(db: Queryable, actor: Actor, namespa
     return actor.namespaceId;
   }
   if (!namespaceId) return null;
-  if (!(await namespaceExists(db, actor.organizationId, namespaceId))) throw new AppError(404, `Namespace ${namespaceId} not found`);
+  const active = await namespaceActive(db, actor.organizationId, namespaceId);
+  if (active === undefined) throw new AppError(404, `Namespace ${namespaceId} not found`);
+  // A deactivated namespace keeps its memories readable but takes no new ones.
+  if (!active) throw new AppError(403, `Namespace ${namespaceId} is deactivated (is_active: false)`, { namespace_id: namespaceId });
   return namespaceId;
 }
 

@@ -86,6 +86,20 @@ for (const store of testStores) {
       assert.equal((await call('GET', `/v1/namespace/${mine}`)).statusCode, 200);
     });
 
+    it('a deactivated namespace refuses its keys (403) and new memories, keeps old ones readable, and comes back', async () => {
+      const ns = await makeNamespace(t.db, t.orgId, 'sleepy');
+      const nsKey = (await makeKey(t.db, t.orgId, { namespaceId: ns })).key;
+      const id = await addMemory(t, { content: 'Written while awake', external_user_id: 'u9', namespace_id: ns });
+      assert.equal((await call('PUT', `/v1/namespace/${ns}`, { is_active: false })).statusCode, 200);
+      assertEnvelope(await call('GET', '/me', undefined, nsKey), 403);
+      assertEnvelope(await call('POST', '/v1/memory', { content: 'Written while asleep', external_user_id: 'u9' }, nsKey), 403);
+      assertEnvelope(await call('POST', '/v1/memory', { content: 'Written while asleep', external_user_id: 'u9', namespace_id: ns }), 403);
+      assert.equal((await call('GET', `/v1/memory/${id}`)).statusCode, 200, 'the organization key still reads it');
+      assert.equal((await t.db.query('SELECT count(*)::int AS n FROM memories WHERE namespace_id = $1', [ns]))[0].n, 1);
+      assert.equal((await call('PUT', `/v1/namespace/${ns}`, { is_active: true })).statusCode, 200);
+      assert.equal((await call('POST', '/v1/memory', { content: 'Awake again', external_user_id: 'u9' }, nsKey)).statusCode, 200);
+    });
+
     it('delete (defaults): memories and chunks gone, ACL references cleaned elsewhere, keys dead, other tenant untouched', async () => {
       const doomed = await makeNamespace(t.db, t.orgId);
       const keep = await makeNamespace(t.db, t.orgId);

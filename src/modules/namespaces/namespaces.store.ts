@@ -6,6 +6,12 @@ export async function namespaceExists(db: Queryable, organizationId: string, id:
   return rows.length > 0;
 }
 
+/** Whether the namespace is active; undefined when the organization has no such namespace. */
+export async function namespaceActive(db: Queryable, organizationId: string, id: string): Promise<boolean | undefined> {
+  const rows = await db.query<{ is_active: boolean }>('SELECT is_active FROM namespaces WHERE organization_id = $1 AND id = $2', [organizationId, id]);
+  return rows[0]?.is_active;
+}
+
 export interface NamespaceRow {
   id: string;
   organization_id: string;

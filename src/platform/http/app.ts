@@ -94,6 +94,7 @@ export async function createHttpApp(opts: HttpOptions): Promise<FastifyInstance>
           apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
           sessionToken: { type: 'apiKey', in: 'header', name: 'X-Session-Token' },
           bearer: { type: 'http', scheme: 'bearer' },
+          adminKey: { type: 'apiKey', in: 'header', name: 'X-Admin-Key' },
         },
       },
       security: [{ apiKey: [] }, { sessionToken: [] }, { bearer: [] }],

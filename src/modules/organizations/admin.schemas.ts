@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+export const createOrganizationBody = z.object({
+  name: z.string().trim().min(1).max(200).describe('Organization name'),
+});
+
+export const organizationSummary = z.object({
+  organization_id: z.string(),
+  name: z.string(),
+  namespaces: z.number().int(),
+  active_keys: z.number().int(),
+  created_at: z.string(),
+});
+
+export const createOrganizationResponse = z.object({
+  code: z.number().int(),
+  status: z.literal('success'),
+  data: z.object({
+    organization_id: z.string(),
+    name: z.string(),
+    default_namespace_id: z.string(),
+    owner_user_id: z.string(),
+    api_key: z.object({
+      id: z.string(),
+      key: z.string().describe('The full organization key: shown this once, stored only as a hash'),
+      key_prefix: z.string(),
+      permissions: z.array(z.string()),
+    }),
+  }),
+});
+
+export const listOrganizationsResponse = z.object({
+  code: z.number().int(),
+  status: z.literal('success'),
+  data: z.array(organizationSummary),
+});
+
+export const keyIdParams = z.object({ key_id: z.string().min(1).max(200) });
+
+export const revokeKeyResponse = z.object({
+  code: z.number().int(),
+  status: z.literal('success'),
+  message: z.string(),
+  data: z.object({ key_id: z.string(), organization_id: z.string(), namespace_id: z.string().nullable() }),
+});

@@ -1,0 +1,51 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Db } from '../../platform/db/index.ts';
+import { notFound, unauthorized } from '../../shared/errors.ts';
+import { iso } from '../../shared/time.ts';
+import { revokeApiKeyById } from '../api-keys/api-keys.store.ts';
+import { listOrganizations } from './organizations.store.ts';
+import { createOrganization } from './organizations.service.ts';
+
+type Headers = Record<string, string | string[] | undefined>;
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+/**
+ * The operator API (`/admin/...`): outside tenancy, guarded by ADMIN_API_KEY alone (sent as
+ * `X-Admin-Key` or `Authorization: Bearer`). Tenant credentials never open it. Same commands
+ * as `npm run admin`.
+ */
+export function createAdminService(db: Db, adminKey: string) {
+  const expected = digest(adminKey);
+  return {
+    /** Throws 401 unless the headers carry the operator credential (constant-time compare). */
+    authenticate(headers: Headers): void {
+      const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.trim();
+      const bearer = /^Bearer\s+(\S+)$/i.exec(first(headers.authorization) ?? '')?.[1];
+      const given = first(headers['x-admin-key']) || bearer;
+      if (!given || !timingSafeEqual(digest(given), expected)) throw unauthorized('The admin API needs the operator credential (X-Admin-Key)');
+    },
+
+    async createOrganization(name: string) {
+      const org = await db.transaction((tx) => createOrganization(tx, name));
+      return {
+        organization_id: org.organizationId, name, default_namespace_id: org.defaultNamespaceId, owner_user_id: org.ownerUserId,
+        api_key: { id: org.apiKey.id, key: org.key, key_prefix: org.apiKey.key_prefix, permissions: org.apiKey.permissions },
+      };
+    },
+
+    async listOrganizations() {
+      return (await listOrganizations(db)).map((o) => ({
+        organization_id: o.id, name: o.name, namespaces: o.namespaces, active_keys: o.active_keys, created_at: iso(o.created_at)!,
+      }));
+    },
+
+    async revokeKey(keyId: string) {
+      const revoked = await revokeApiKeyById(db, keyId);
+      if (!revoked) throw notFound(`Active API key ${keyId}`);
+      return { key_id: keyId, organization_id: revoked.organization_id, namespace_id: revoked.namespace_id };
+    },
+  };
+}
+
+export type AdminService = ReturnType<typeof createAdminService>;
+
