@@ -25,7 +25,7 @@ for (const store of testStores) {
     });
 
     it('refuses missing, wrong and tenant credentials with 401', async () => {
-      for (const headers of [{}, { 'x-admin-key': 'adm_wrong' }, { 'x-api-key': t.key }, { authorization: `Bearer ${t.key}` }, { 'x-admin-key': `${ADMIN}x` }]) {
+      for (const headers of [{}, { 'x-admin-key': 'adm_wrong' }, { 'x-api-key': t.key }, { authorization: `Bearer ${t.key}` }, { 'x-admin-key': `${ADMIN}x` }] as Record<string, string>[]) {
         assertEnvelope(await admin('GET', '/admin/organizations', headers), 401);
         assertEnvelope(await admin('POST', '/admin/organizations', headers, { name: 'sneaky' }), 401);
       }
