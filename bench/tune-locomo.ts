@@ -15,6 +15,9 @@ import { embeddersFromConfig } from '../src/modules/search/embedders.ts';
 import { ensureVectorIndex } from '../src/modules/search/search.store.ts';
 import { createAuthenticator } from '../src/modules/auth/auth.service.ts';
 import { buildEvents } from '../src/app.ts';
+import { createGraphBuilder } from '../src/modules/graph/graph.builder.ts';
+import { graphCounts } from '../src/modules/graph/graph.store.ts';
+import { createLocalExtractor } from '../src/platform/models/extractor.local.ts';
 import { loadConfig } from '../src/config.ts';
 import { loadLocomo, recallAt, turnMemories, userOf } from './lib/locomo-data.ts';
 
@@ -39,23 +42,41 @@ for (const c of convs) {
   for (let i = 0; i < items.length; i += 100) await memories.addBatch(actor, items.slice(i, i + 100), {}, 50);
 }
 console.error(`ingested in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+if (process.env.TUNE_GRAPH === '1') {
+  // The graph as the worker would build it, without a worker: every memory through the builder.
+  const builder = createGraphBuilder({ db, extractor: createLocalExtractor() });
+  const t1 = performance.now();
+  const ids = await db.query<{ id: string }>('SELECT id FROM memories ORDER BY created_at, id');
+  for (const { id } of ids) await builder.build(actor.organizationId, id);
+  const size = await graphCounts(db, actor.organizationId);
+  const [{ mentions }] = await db.query<{ mentions: number }>(`SELECT count(*)::int AS mentions FROM memory_nodes`);
+  console.error(`graph built for ${ids.length} memories in ${((performance.now() - t1) / 1000).toFixed(1)} s: ` +
+    `${size.nodes} nodes, ${size.edges} relationships, ${mentions} memory-node links (${mentions - size.nodes} mentions reused an existing node)`);
+}
 
 for (const s of settings) {
   const search = createSearchService({
     db, embedders: embedders.query,
-    weights: { bm25: s.bm25 ?? 0.5, dense: s.dense ?? 0.25, dense2: s.dense2 ?? 0.25 },
+    weights: { bm25: s.bm25 ?? 0.5, dense: s.dense ?? 0.25, dense2: s.dense2 ?? 0.25, graph: s.graph ?? 0 },
     bm25: { k1: s.k1 ?? 0.9, b: s.b ?? 0.4 }, candidates: s.candidates ?? 100, neighbourWeight: s.nb ?? 0,
+    extractor: createLocalExtractor(),
   });
   const sums = [0, 0, 0];
+  const byCategory = new Map<number, { sum: number; n: number }>();
   let n = 0;
   for (const c of convs) {
     for (const q of c.questions) {
-      const r = await search.search(actor, { query: q.question, external_user_id: userOf(c) } as any, 25);
+      const r = await search.search(actor, { query: q.question, external_user_id: userOf(c), enable_agentic_graph: (s.graph ?? 0) > 0 } as any, 25);
       const ranked = r.memories.map((m) => (m.customMetadata as any).dia_id as string);
       [5, 10, 25].forEach((k, i) => (sums[i] += recallAt(q.evidence, ranked, k)));
+      const cat = byCategory.get(q.category) ?? { sum: 0, n: 0 };
+      cat.sum += recallAt(q.evidence, ranked, 10);
+      cat.n++;
+      byCategory.set(q.category, cat);
       n++;
     }
   }
-  console.log(JSON.stringify(s), sums.map((v) => ((100 * v) / n).toFixed(1)).join(' / '));
+  const cats = [...byCategory.entries()].sort((a, b) => a[0] - b[0]).map(([k, v]) => `${k}:${((100 * v.sum) / v.n).toFixed(1)}`).join(' ');
+  console.log(JSON.stringify(s), sums.map((v) => ((100 * v) / n).toFixed(1)).join(' / '), `| R@10 by category ${cats}`);
 }
 await db.close();

@@ -33,8 +33,21 @@ import { createUsersService } from './modules/users/users.service.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { createAdminService } from './modules/organizations/admin.service.ts';
 import { adminRoutes } from './modules/organizations/admin.routes.ts';
+import type { Extractor } from './platform/models/extractor.ts';
+import { createLocalExtractor } from './platform/models/extractor.local.ts';
+import { createLlmExtractor } from './platform/models/extractor.llm.ts';
+import { createGraphBuilder } from './modules/graph/graph.builder.ts';
+import { getActiveSchema } from './modules/schemas/schemas.service.ts';
 
 export const VERSION = '0.1.0';
+
+/** The graph extractor of the configuration (local rules by default). */
+function extractorFromConfig(config: Config): Extractor {
+  if (config.EXTRACTOR === 'llm') {
+    return createLlmExtractor({ baseUrl: config.LLM_BASE_URL!, model: config.LLM_MODEL!, apiKey: config.LLM_API_KEY, timeoutMs: config.LLM_TIMEOUT_MS });
+  }
+  return createLocalExtractor();
+}
 
 export interface AppDeps {
   config: Config;
@@ -71,7 +84,9 @@ export async function buildApp({ config, db, log }: AppDeps): Promise<FastifyIns
   const search = createSearchService({
     db,
     embedders: embedders.query,
-    weights: { bm25: config.SEARCH_WEIGHT_BM25, dense: config.SEARCH_WEIGHT_DENSE, dense2: config.SEARCH_WEIGHT_DENSE2 },
+    weights: { bm25: config.SEARCH_WEIGHT_BM25, dense: config.SEARCH_WEIGHT_DENSE, dense2: config.SEARCH_WEIGHT_DENSE2, graph: config.SEARCH_WEIGHT_GRAPH },
+    // Query entities are recognised locally even with an LLM extractor: a search must not wait on one.
+    extractor: createLocalExtractor(),
     bm25: { k1: config.SEARCH_BM25_K1, b: config.SEARCH_BM25_B },
     candidates: config.SEARCH_CANDIDATES,
     neighbourWeight: config.SEARCH_NEIGHBOUR_WEIGHT,
@@ -109,10 +124,14 @@ export async function buildApp({ config, db, log }: AppDeps): Promise<FastifyIns
  * always runs in the server process). Not started: the caller starts and stops it.
  */
 export function buildWorker({ config, db, log }: AppDeps): Worker {
+  const graph = createGraphBuilder({
+    db, log, extractor: extractorFromConfig(config),
+    schemaPolicy: async (organizationId, schemaId) => (await getActiveSchema(db, organizationId, schemaId).catch(() => null))?.memoryPolicy ?? null,
+  });
   return createWorker({
     db,
     log: log.child({ role: 'worker' }),
-    handlers: { ...memoryJobs(buildEvents(config).publish), ...webhookJobs(webhookSettings(config)) },
+    handlers: { ...memoryJobs(buildEvents(config).publish, [graph]), ...webhookJobs(webhookSettings(config)) },
     backoffMs: (attempt) => defaultBackoff(attempt, config.JOB_BACKOFF_BASE_MS),
     concurrency: config.WORKER_CONCURRENCY,
     pollMs: config.WORKER_POLL_MS,

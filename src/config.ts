@@ -97,6 +97,17 @@ export const configSchema = z.object({
   SEARCH_CANDIDATES: int(100, 1),
   /** Share of a same-session neighbour's score a memory borrows (0 disables). */
   SEARCH_NEIGHBOUR_WEIGHT: z.coerce.number().min(0).max(1).default(0.5),
+  /** Fusion weight of the agentic-graph signal (searches with enable_agentic_graph: true). */
+  SEARCH_WEIGHT_GRAPH: z.coerce.number().min(0).default(0.1),
+  /**
+   * Entity and relationship extraction for the knowledge graph: `local` = compromise + rules,
+   * offline; `llm` = an OpenAI-compatible chat-completions server (LLM_BASE_URL, LLM_MODEL).
+   */
+  EXTRACTOR: z.enum(['local', 'llm']).default('local'),
+  LLM_BASE_URL: z.url().optional(),
+  LLM_MODEL: z.string().min(1).optional(),
+  LLM_API_KEY: z.string().optional(),
+  LLM_TIMEOUT_MS: int(60_000, 100),
   /**
    * OAuth login through an OpenID Connect provider (docs/oauth.md). Disabled unless
    * OAUTH_ISSUER is set. Lists are comma-separated.
@@ -162,6 +173,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (c.EMBEDDER === 'openai' && !(c.EMBEDDINGS_URL && c.EMBEDDINGS_MODEL && c.EMBEDDINGS_DIMENSIONS)) {
     throw new ConfigError(['EMBEDDER=openai needs EMBEDDINGS_URL, EMBEDDINGS_MODEL and EMBEDDINGS_DIMENSIONS']);
   }
+  if (c.EXTRACTOR === 'llm' && !(c.LLM_BASE_URL && c.LLM_MODEL)) throw new ConfigError(['EXTRACTOR=llm needs LLM_BASE_URL and LLM_MODEL']);
   if (c.EMBEDDER === 'onnx' && !c.MODELS_DIR) throw new ConfigError(['EMBEDDER=onnx needs MODELS_DIR']);
   const dataDir = path.resolve(c.DATA_DIR);
   return { ...c, DATA_DIR: dataDir, MODELS_CACHE_DIR: path.resolve(c.MODELS_CACHE_DIR ?? path.join(dataDir, 'models')) };

@@ -42,12 +42,15 @@ export interface MemoryApi {
   addBatch(memories: AddMemory[]): Promise<void>;
   /** Store `memories` in batches of {@link BATCH_SIZE}, `inflight` requests at a time. */
   addAll(memories: AddMemory[], inflight: number): Promise<void>;
+  /** With background processing on: resolves when every batch stored so far is completed. */
+  waitProcessed(timeoutMs?: number): Promise<void>;
   /** The ranked memories for `body`, at most `maxMemories`. */
   search(body: SearchBody, maxMemories: number): Promise<MemoryObject[]>;
 }
 
 /** Build a {@link MemoryApi} for the server at `baseUrl` authenticated with `apiKey`. */
-export function memoryApi(baseUrl: string, apiKey: string): MemoryApi {
+export function memoryApi(baseUrl: string, apiKey: string, opts: { process?: boolean } = {}): MemoryApi {
+  const batchIds: string[] = [];
   async function post(pathAndQuery: string, body: unknown): Promise<any> {
     const res = await fetch(`${baseUrl}${pathAndQuery}`, {
       method: 'POST',
@@ -62,7 +65,9 @@ export function memoryApi(baseUrl: string, apiKey: string): MemoryApi {
   const api: MemoryApi = {
     async addBatch(memories) {
       // batch_size = the whole request, so the server embeds it in one go like the bare-embedder measurement.
-      const r = await post('/v1/memory/batch?skip_background_processing=true', { memories, batch_size: memories.length });
+      // Without `process`, memories are stored and embedded only (no graph): what search needs.
+      const r = await post(`/v1/memory/batch${opts.process ? '' : '?skip_background_processing=true'}`, { memories, batch_size: memories.length });
+      if (r.batch_id) batchIds.push(r.batch_id);
       // A 207 is still "ok" for fetch; a benchmark over partly stored data would mislead, so fail loudly.
       if (r.total_failed > 0 || r.total_successful !== memories.length) {
         throw new Error(`batch stored ${r.total_successful} of ${memories.length}; first error: ${JSON.stringify(r.errors?.[0])}`);
@@ -72,6 +77,18 @@ export function memoryApi(baseUrl: string, apiKey: string): MemoryApi {
       const batches: AddMemory[][] = [];
       for (let i = 0; i < memories.length; i += BATCH_SIZE) batches.push(memories.slice(i, i + BATCH_SIZE));
       await mapConcurrent(batches, inflight, (b) => api.addBatch(b));
+    },
+    async waitProcessed(timeoutMs = 3_600_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (const id of batchIds) {
+        for (;;) {
+          const res = await fetch(`${baseUrl}/v1/memory/batch/status/${id}`, { headers: { 'X-API-Key': apiKey } });
+          const s = await res.json();
+          if (['completed', 'partial', 'failed'].includes(s.processing_status)) break;
+          if (Date.now() > deadline) throw new Error(`batch ${id} still ${s.processing_status}`);
+          await new Promise((r) => setTimeout(r, 200));
+        }
+      }
     },
     async search(body, maxMemories) {
       const r = await post(`/v1/memory/search?max_memories=${maxMemories}`, body);

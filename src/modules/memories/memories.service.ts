@@ -16,6 +16,7 @@ import { MEMORY_PROCESS } from './memories.jobs.ts';
 import type { Publish } from '../../platform/events/index.ts';
 import type { WebhookRequest, Webhooks } from '../webhooks/webhooks.service.ts';
 import { batchStored, memoryFinished, memoryStateChanged } from './memory-events.ts';
+import { resolveGraphPlan } from '../graph/policy.ts';
 
 export interface MemoriesDeps {
   db: Db;
@@ -105,6 +106,9 @@ export function createMemoriesService(deps: MemoriesDeps) {
       throw unprocessable('organization_id is taken from the API key and must not name another organization', { fields: ['organization_id'] });
     }
     const input = normaliseMemory(body, defaults, opts);
+    // The graph is built later, in the job; a malformed graph policy or link_to is the
+    // caller's 422 now, not a failed memory later.
+    resolveGraphPlan(input.policy.graph);
     return { input, bytes: checkSize(input.content) };
   }
 

@@ -1,4 +1,5 @@
 import type { Db } from '../../platform/db/index.ts';
+import { countNamespaceNodes, deleteNamespaceNodes } from '../graph/graph.store.ts';
 import { requirePermission, type Actor, type Permission } from '../../shared/actor.ts';
 import { badRequest, forbidden, notFound, unprocessable } from '../../shared/errors.ts';
 import { newId } from '../../shared/ids.ts';
@@ -97,13 +98,16 @@ export function createNamespacesService(db: Db) {
       const flags = deleteFlags(q);
       return db.transaction(async (tx) => {
         if (!(await lockNamespace(tx, actor.organizationId, id))) throw notFound(`Namespace ${id}`);
+        const nodesBefore = await countNamespaceNodes(tx, actor.organizationId, id);
+        if (flags.deleteGraphNodes) await deleteNamespaceNodes(tx, actor.organizationId, id);
         const deleted = flags.deleteMemories ? await deleteNamespaceMemories(tx, actor.organizationId, id) : 0;
         // Kept memories must leave the namespace first: the foreign key forbids dangling ids.
         const detached = flags.deleteMemories ? 0 : await detachNamespaceMemories(tx, actor.organizationId, id);
         const acl = flags.removeAclReferences ? await removeAclEntry(tx, actor.organizationId, `namespace:${id}`) : { read: 0, write: 0 };
         const { apiKeysDeleted } = await deleteNamespaceRow(tx, actor.organizationId, id);
-        // No graph store exists yet, so there are no graph nodes to delete (flag accepted).
-        const graphNodes = 0;
+        // A node exists only through its memories: deleting them prunes their nodes even with
+        // delete_graph_nodes=false (docs/tenancy.md), so the count is what is gone, either way.
+        const graphNodes = nodesBefore - (await countNamespaceNodes(tx, actor.organizationId, id));
         return {
           memories_deleted: deleted,
           memories_failed: 0,

@@ -5,7 +5,7 @@ import { stemmer } from 'stemmer';
  * conversational memories: measured +6 R@10 on LoCoMo over Lucene's 33-word list
  * (ARCHITECTURE.md §7), because chat turns are dense in pronouns and auxiliaries.
  */
-const STOP_WORDS = new Set(
+export const STOP_WORDS: ReadonlySet<string> = new Set(
   `i me my myself we our ours ourselves you you're you've you'll you'd your yours yourself yourselves he him his
   himself she she's her hers herself it it's its itself they them their theirs themselves what which who whom this
   that that'll these those am is are was were be been being have has had having do does did doing a an the and but

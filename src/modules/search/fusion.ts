@@ -5,6 +5,8 @@ export interface FusionWeights {
   bm25: number;
   dense: number;
   dense2: number;
+  /** The agentic-graph signal (only when a search asks for it). */
+  graph?: number;
 }
 
 /**
@@ -13,12 +15,14 @@ export interface FusionWeights {
  * SciFact), while BM25-dominant score fusion improves on every single signal.
  * A list with one entry (or all-equal scores) normalises to 1 for its members.
  */
-export function fuse(lists: { scores: Ranked; weight: number }[]): { id: string; score: number; parts: number[] }[] {
+export function fuse(lists: { scores: Ranked; weight: number; norm?: 'minmax' | 'max' }[]): { id: string; score: number; parts: number[] }[] {
   const total = new Map<string, { score: number; parts: number[] }>();
-  lists.forEach(({ scores, weight }, li) => {
+  lists.forEach(({ scores, weight, norm }, li) => {
     if (!scores.size || weight <= 0) return;
     const values = [...scores.values()];
-    const min = Math.min(...values);
+    // `max`: scores that are already on a 0-based scale (the graph signal): a weak member keeps
+    // its share instead of dropping to 0 as the list's minimum.
+    const min = norm === 'max' ? 0 : Math.min(...values);
     const span = Math.max(...values) - min;
     for (const [id, raw] of scores) {
       const norm = span > 0 ? (raw - min) / span : 1;

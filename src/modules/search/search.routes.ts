@@ -11,7 +11,7 @@ export function searchRoutes(search: SearchService): FastifyPluginAsyncZod {
       schema: { tags: ['memory'], summary: 'Search memories and graph nodes', querystring: searchQuery, body: searchBody,
         response: { 200: searchResponse, ...errorResponses } },
     }, async (req, reply) => {
-      const r = await search.search(req.actor, req.body, req.query.max_memories);
+      const r = await search.search(req.actor, req.body, req.query.max_memories, req.query.max_nodes);
       const body = { code: 200, status: 'success', data: { memories: r.memories, nodes: r.nodes.slice(0, req.query.max_nodes) }, error: null, search_id: r.search_id };
       if (req.query.response_format === 'toon') {
         // TOON is plain text for model prompts; it bypasses the JSON serializer.

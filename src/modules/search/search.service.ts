@@ -14,6 +14,8 @@ import { fuse, type FusionWeights } from './fusion.ts';
 import type { SearchBody } from './search.schemas.ts';
 import { bm25, logQuery, nearest, sessionNeighbours, sharedWith, type Bm25Params, type SearchScope } from './search.store.ts';
 import { withNeighbourContext } from './context.ts';
+import { graphSignal, resultNodes } from './graph-signal.ts';
+import type { Extractor } from '../../platform/models/extractor.ts';
 
 export interface SearchDeps {
   db: Db;
@@ -25,6 +27,8 @@ export interface SearchDeps {
   candidates: number;
   /** Share of a session neighbour's score a memory borrows (0 disables). */
   neighbourWeight: number;
+  /** Recognises entities in queries for `enable_agentic_graph`. */
+  extractor?: Extractor;
 }
 
 export interface SearchResult {
@@ -81,7 +85,7 @@ export function createSearchService(deps: SearchDeps) {
   }
 
   return {
-    async search(actor: Actor, body: SearchBody, maxMemories: number): Promise<SearchResult> {
+    async search(actor: Actor, body: SearchBody, maxMemories: number, maxNodes = 15): Promise<SearchResult> {
       requirePermission(actor, 'read');
       checkReranking(body);
       const t0 = performance.now();
@@ -99,10 +103,15 @@ export function createSearchService(deps: SearchDeps) {
           deps.weights.dense > 0 ? primary.embed([body.query]).then(([v]) => nearest(db, scope, 'embedding', primary.id, v, n)) : none,
           secondary && deps.weights.dense2 > 0 ? secondary.embed([body.query]).then(([v]) => nearest(db, scope, 'embedding2', secondary.id, v, n)) : none,
         ]);
+        // After the others, not beside them: PGlite runs one statement at a time anyway, and the
+        // graph signal is the optional, slower one.
+        const graphWeight = deps.weights.graph ?? 0;
+        const graph = body.enable_agentic_graph && deps.extractor && graphWeight > 0 ? await graphSignal(db, deps.extractor, scope, body.query, n) : new Map<string, number>();
         const fused = fuse([
           { scores: lexical, weight: deps.weights.bm25 },
           { scores: dense, weight: deps.weights.dense },
           { scores: dense2, weight: deps.weights.dense2 },
+          { scores: graph, weight: graphWeight, norm: 'max' },
         ]);
         let scores = new Map(fused.map((f) => [f.id, f.score]));
         // Session neighbours are not re-checked against memory-level filters, so expand only without them.
@@ -118,12 +127,13 @@ export function createSearchService(deps: SearchDeps) {
           similarity_score: dense.get(row.id) ?? 0,
         }));
       }
+      const nodes = memories.length && maxNodes > 0 ? await resultNodes(db, actor.organizationId, memories.map((m) => m.id), maxNodes) : [];
       await logQuery(db, {
         id: searchId, organizationId: actor.organizationId, namespaceId: scope?.namespaceId ?? null, userId: scope?.userId ?? null,
         apiKeyId: actor.apiKeyId, query: body.query, params: { limit, metadata: body.metadata ?? null }, resultCount: memories.length,
         latencyMs: performance.now() - t0,
       });
-      return { memories, nodes: [], search_id: searchId };
+      return { memories, nodes, search_id: searchId };
     },
   };
 }

@@ -70,6 +70,18 @@ function scopeWhere(scope: SearchScope, params: unknown[]): { join: string; wher
   return { join: memoryLevel.length ? 'JOIN memories m ON m.id = c.memory_id' : '', where: [...where, ...memoryLevel].join(' AND ') };
 }
 
+/** Which of `ids` the scope can read (every filter of the search applies). */
+export async function visibleMemories(db: Queryable, scope: SearchScope, ids: string[]): Promise<Set<string>> {
+  if (!ids.length) return new Set();
+  const params: unknown[] = [ids];
+  const { join, where } = scopeWhere(scope, params);
+  const rows = await db.query<{ memory_id: string }>(
+    `SELECT DISTINCT c.memory_id FROM memory_chunks c ${join} WHERE c.memory_id = ANY($1::text[]) AND ${where}`,
+    params,
+  );
+  return new Set(rows.map((r) => r.memory_id));
+}
+
 export interface Bm25Params {
   k1: number;
   b: number;

@@ -1,0 +1,145 @@
+import type { Db, Queryable } from '../../platform/db/index.ts';
+import type { Logger } from '../../platform/log.ts';
+import type { Extraction, Extractor } from '../../platform/models/extractor.ts';
+import { newId } from '../../shared/ids.ts';
+import { getMemory, type MemoryRow } from '../memories/memories.store.ts';
+import type { ProcessingStep } from '../memories/memories.jobs.ts';
+import { applyConsent, requestedSchemaId, resolveGraphPlan } from './policy.ts';
+import type { GraphPlan } from './policy.schemas.ts';
+import { canonicalKey, setMemoryEdges, setMemoryNodes, upsertNode } from './graph.store.ts';
+
+/** A node to store, keyed locally; `$this` / `$previous` stand for memories (type Memory). */
+interface PlannedNode {
+  key: string;
+  type: string;
+  name: string;
+  properties: Record<string, unknown>;
+}
+
+interface PlannedGraph {
+  nodes: PlannedNode[];
+  edges: { source: string; target: string; type: string; properties: Record<string, unknown> }[];
+}
+
+export interface GraphBuilderDeps {
+  db: Db;
+  extractor: Extractor;
+  log?: Logger;
+  /** The `memory_policy` of a user graph schema (null when unknown or deleted). */
+  schemaPolicy?: (organizationId: string, schemaId: string) => Promise<Record<string, unknown> | null>;
+}
+
+const memoryNode = (key: string, memoryId: string): PlannedNode => ({ key, type: 'Memory', name: memoryId, properties: { memory_id: memoryId } });
+
+/** The user's memory stored just before this one (for `$previous` and link_to_previous_memory). */
+async function previousMemoryId(db: Queryable, m: MemoryRow): Promise<string | undefined> {
+  const rows = await db.query<{ id: string }>(
+    `SELECT id FROM memories WHERE organization_id = $1 AND user_id = $2 AND (created_at, id) < ($3, $4)
+     ORDER BY created_at DESC, id DESC LIMIT 1`,
+    [m.organization_id, m.user_id, m.created_at, m.id],
+  );
+  return rows[0]?.id;
+}
+
+/**
+ * The request's plan was validated when the memory was written; a schema's memory_policy can
+ * still conflict with it (the schema changed since). Retrying cannot fix that, so the request
+ * alone decides then, and the conflict is logged.
+ */
+function planWithSchema(graph: Record<string, unknown>, schemaPolicy: Record<string, unknown> | null, log?: Logger): GraphPlan {
+  try {
+    return resolveGraphPlan(graph, schemaPolicy);
+  } catch (err) {
+    if (!schemaPolicy) throw err;
+    log?.warn({ err }, 'the schema memory_policy conflicts with the memory policy; using the memory policy alone');
+    return resolveGraphPlan(graph);
+  }
+}
+
+/** Extraction (auto) or the given nodes (manual) as one planned graph around the memory. */
+function planFrom(plan: GraphPlan, extraction: Extraction | null, memoryId: string, previousId: string | undefined): PlannedGraph {
+  const out: PlannedGraph = { nodes: [], edges: [] };
+  if (plan.mode === 'auto' && extraction) {
+    for (const n of extraction.nodes) out.nodes.push({ key: n.key, type: n.type, name: n.name, properties: n.properties });
+    for (const r of extraction.relationships) out.edges.push({ source: r.source, target: r.target, type: r.type, properties: r.properties ?? {} });
+    // Fixed `set` values of the node constraints apply to every extracted node of their type.
+    for (const c of plan.node_constraints) {
+      const fixed = Object.fromEntries(Object.entries(c.set ?? {}).filter(([, v]) => !(v && typeof v === 'object' && 'mode' in (v as object))));
+      for (const n of out.nodes) if (n.type === c.node_type) Object.assign(n.properties, fixed);
+    }
+  }
+  if (plan.mode === 'manual') {
+    for (const n of plan.nodes) {
+      const p = n.properties ?? {};
+      const name = String(p.name ?? p.title ?? p.id ?? n.id);
+      out.nodes.push({ key: n.id, type: n.type, name, properties: p });
+    }
+  }
+  const refs = new Set(out.nodes.map((n) => n.key));
+  const endpoint = (ref: string): string | undefined => {
+    if (ref === '$this') return '$this';
+    if (ref === '$previous') return previousId ? '$previous' : undefined;
+    return refs.has(ref) ? ref : undefined;
+  };
+  for (const r of plan.relationships) {
+    const source = endpoint(r.source);
+    const target = endpoint(r.target);
+    if (source && target) out.edges.push({ source, target, type: r.type, properties: r.properties ?? {} });
+  }
+  if (plan.link_to_previous_memory && previousId) out.edges.push({ source: '$this', target: '$previous', type: 'FOLLOWS', properties: {} });
+  const used = new Set(out.edges.flatMap((e) => [e.source, e.target]));
+  if (used.has('$this')) out.nodes.push(memoryNode('$this', memoryId));
+  if (used.has('$previous') && previousId) out.nodes.push(memoryNode('$previous', previousId));
+  return out;
+}
+
+/**
+ * The `graph` processing step of `memory.process`: resolve the memory's graph plan, extract
+ * (auto) or take the given nodes (manual), and make the stored graph of this memory exactly
+ * that — idempotent, so a re-run after a crash or an update replaces rather than adds.
+ * Model calls happen before the transaction; nodes are upserted in a fixed order so two
+ * workers sharing entities cannot deadlock.
+ */
+export function createGraphBuilder(deps: GraphBuilderDeps): ProcessingStep & { build(organizationId: string, memoryId: string): Promise<{ nodes: number; edges: number; reused: number }> } {
+  const { db, extractor } = deps;
+
+  async function build(organizationId: string, memoryId: string) {
+    const m = await getMemory(db, { organizationId, namespaceId: null }, memoryId);
+    if (!m) return { nodes: 0, edges: 0, reused: 0 };
+    const graph = (m.policy?.graph ?? {}) as Record<string, unknown>;
+    const schemaId = requestedSchemaId(graph);
+    const schemaPolicy = schemaId && deps.schemaPolicy ? await deps.schemaPolicy(organizationId, schemaId) : null;
+    const plan = applyConsent(planWithSchema(graph, schemaPolicy, deps.log), m.consent);
+    const previousId = plan.mode !== 'none' ? await previousMemoryId(db, m) : undefined;
+    const extraction = plan.mode === 'auto'
+      ? await extractor.extract({ content: m.content, context: m.context ?? undefined, createdAt: m.occurred_at ?? m.created_at })
+      : null;
+    const planned = plan.mode === 'none' ? { nodes: [], edges: [] } : planFrom(plan, extraction, m.id, previousId);
+    const namespaceKey = m.namespace_id ?? '';
+    return db.transaction(async (tx) => {
+      const ids = new Map<string, string>();
+      let reused = 0;
+      const ordered = [...planned.nodes].sort((a, b) => (a.type + canonicalKey(a.name) < b.type + canonicalKey(b.name) ? -1 : 1));
+      for (const n of ordered) {
+        const r = await upsertNode(tx, { id: newId(), organizationId, namespaceKey, type: n.type, name: n.name, properties: n.properties, schemaId: schemaId ?? null });
+        ids.set(n.key, r.id);
+        if (!r.inserted) reused++;
+      }
+      const linked = planned.nodes.filter((n) => n.key !== '$previous').map((n) => ids.get(n.key)!);
+      await setMemoryNodes(tx, organizationId, m.id, [...new Set(linked)]);
+      const edges = planned.edges
+        .filter((e) => ids.has(e.source) && ids.has(e.target) && ids.get(e.source) !== ids.get(e.target))
+        .map((e) => ({ id: newId(), source: ids.get(e.source)!, target: ids.get(e.target)!, type: e.type, properties: e.properties }));
+      await setMemoryEdges(tx, organizationId, m.id, edges);
+      return { nodes: ids.size, edges: edges.length, reused };
+    });
+  }
+
+  return {
+    name: 'graph',
+    build,
+    async run(memory) {
+      await build(memory.organization_id, memory.id);
+    },
+  };
+}

@@ -1,0 +1,150 @@
+import type { Queryable } from '../../platform/db/index.ts';
+
+export interface NodeRow {
+  id: string;
+  organization_id: string;
+  namespace_key: string;
+  type: string;
+  name: string;
+  properties: Record<string, unknown>;
+  schema_id: string | null;
+}
+
+const COLUMNS = 'id, organization_id, namespace_key, type, name, properties, schema_id';
+
+/** The identity a node is deduplicated by within its type: case and spacing do not matter. */
+export const canonicalKey = (name: string) => name.normalize('NFKC').replace(/\s+/g, ' ').trim().toLowerCase();
+
+/**
+ * Insert a node or merge into the existing one with the same identity (newer property values
+ * win). `inserted` is false when it already existed: a duplicate found and reused.
+ */
+export async function upsertNode(
+  tx: Queryable,
+  n: { id: string; organizationId: string; namespaceKey: string; type: string; name: string; properties: Record<string, unknown>; schemaId: string | null },
+): Promise<{ id: string; inserted: boolean }> {
+  const rows = await tx.query<{ id: string; inserted: boolean }>(
+    `INSERT INTO graph_nodes (id, organization_id, namespace_key, type, name, canonical_key, properties, schema_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+     ON CONFLICT (organization_id, namespace_key, type, canonical_key)
+     DO UPDATE SET properties = graph_nodes.properties || EXCLUDED.properties,
+                   schema_id = COALESCE(EXCLUDED.schema_id, graph_nodes.schema_id), updated_at = now()
+     RETURNING id, (xmax = 0) AS inserted`,
+    [n.id, n.organizationId, n.namespaceKey, n.type, n.name, canonicalKey(n.name), JSON.stringify(n.properties), n.schemaId],
+  );
+  return rows[0];
+}
+
+/** Nodes of one type in an organization/namespace, for constraint matching (capped). */
+export async function nodesOfType(db: Queryable, organizationId: string, namespaceKey: string, type: string, limit = 500): Promise<NodeRow[]> {
+  return db.query<NodeRow>(
+    `SELECT ${COLUMNS} FROM graph_nodes WHERE organization_id = $1 AND namespace_key = $2 AND type = $3 ORDER BY updated_at DESC LIMIT $4`,
+    [organizationId, namespaceKey, type, limit],
+  );
+}
+
+/** Make `nodeIds` exactly the nodes linked to the memory (unlinked orphans are pruned by trigger). */
+export async function setMemoryNodes(tx: Queryable, organizationId: string, memoryId: string, nodeIds: string[]): Promise<void> {
+  if (nodeIds.length) {
+    await tx.query(
+      `INSERT INTO memory_nodes (memory_id, node_id, organization_id) SELECT $1, unnest($2::text[]), $3 ON CONFLICT DO NOTHING`,
+      [memoryId, nodeIds, organizationId],
+    );
+  }
+  await tx.query(`DELETE FROM memory_nodes WHERE memory_id = $1 AND NOT (node_id = ANY($2::text[]))`, [memoryId, nodeIds]);
+}
+
+/** Replace the relationships this memory produced. */
+export async function setMemoryEdges(
+  tx: Queryable,
+  organizationId: string,
+  memoryId: string,
+  edges: { id: string; source: string; target: string; type: string; properties: Record<string, unknown> }[],
+): Promise<void> {
+  await tx.query('DELETE FROM graph_edges WHERE memory_id = $1', [memoryId]);
+  for (const e of edges) {
+    await tx.query(
+      `INSERT INTO graph_edges (id, organization_id, source_id, target_id, type, properties, memory_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
+      [e.id, organizationId, e.source, e.target, e.type, JSON.stringify(e.properties), memoryId],
+    );
+  }
+}
+
+/** The nodes linked to these memories, most linked first (search results' `nodes`). */
+export async function nodesOfMemories(db: Queryable, organizationId: string, memoryIds: string[], limit: number): Promise<(NodeRow & { links: number })[]> {
+  if (!memoryIds.length || limit <= 0) return [];
+  return db.query(
+    `SELECT ${COLUMNS.split(', ').map((c) => `n.${c}`).join(', ')}, count(*)::int AS links
+     FROM memory_nodes mn JOIN graph_nodes n ON n.id = mn.node_id
+     WHERE mn.organization_id = $1 AND mn.memory_id = ANY($2::text[]) AND n.type <> 'Memory'
+     GROUP BY n.id ORDER BY links DESC, n.name LIMIT $3`,
+    [organizationId, memoryIds, limit],
+  );
+}
+
+/**
+ * Nodes whose canonical name is one of `keys`, in the organization (and namespace, when the
+ * search is limited to one). Who may see what is decided on the memories these lead to.
+ */
+export async function matchNodes(db: Queryable, organizationId: string, namespaceKey: string | null, keys: string[], limit = 50): Promise<NodeRow[]> {
+  if (!keys.length) return [];
+  const params: unknown[] = [organizationId, keys, limit];
+  let ns = '';
+  if (namespaceKey !== null) {
+    params.push(namespaceKey);
+    ns = `AND namespace_key = $${params.length}`;
+  }
+  return db.query<NodeRow>(
+    `SELECT ${COLUMNS} FROM graph_nodes WHERE organization_id = $1 AND canonical_key = ANY($2::text[]) AND type <> 'Memory' ${ns} LIMIT $3`,
+    params,
+  );
+}
+
+/** Nodes within `hops` relationships of `nodeIds` (both directions), with their distance. */
+export async function expandNodes(db: Queryable, organizationId: string, nodeIds: string[], hops: number, limit = 200): Promise<Map<string, number>> {
+  if (!nodeIds.length) return new Map();
+  const rows = await db.query<{ id: string; depth: number }>(
+    `WITH RECURSIVE walk(id, depth) AS (
+       SELECT unnest($1::text[]), 0
+       UNION
+       SELECT CASE WHEN e.source_id = w.id THEN e.target_id ELSE e.source_id END, w.depth + 1
+       FROM walk w JOIN graph_edges e ON (e.source_id = w.id OR e.target_id = w.id) AND e.organization_id = $2
+       WHERE w.depth < $3
+     )
+     SELECT id, min(depth)::int AS depth FROM walk GROUP BY id ORDER BY depth LIMIT $4`,
+    [nodeIds, organizationId, hops, limit],
+  );
+  return new Map(rows.map((r) => [r.id, r.depth]));
+}
+
+/** Memory ids linked to these nodes (within what the caller filters later), with how many nodes each links. */
+export async function memoriesOfNodes(db: Queryable, organizationId: string, nodeIds: string[], limit: number): Promise<{ memory_id: string; node_id: string }[]> {
+  if (!nodeIds.length) return [];
+  return db.query(
+    `SELECT memory_id, node_id FROM memory_nodes WHERE organization_id = $1 AND node_id = ANY($2::text[]) LIMIT $3`,
+    [organizationId, nodeIds, limit],
+  );
+}
+
+/** Graph size of an organization (bench and status). */
+export async function graphCounts(db: Queryable, organizationId: string): Promise<{ nodes: number; edges: number; links: number }> {
+  const [r] = await db.query<{ nodes: number; edges: number; links: number }>(
+    `SELECT (SELECT count(*)::int FROM graph_nodes WHERE organization_id = $1) AS nodes,
+            (SELECT count(*)::int FROM graph_edges WHERE organization_id = $1) AS edges,
+            (SELECT count(*)::int FROM memory_nodes WHERE organization_id = $1) AS links`,
+    [organizationId],
+  );
+  return r;
+}
+
+/** Nodes of one namespace (namespace deletion reports how many went). */
+export async function countNamespaceNodes(db: Queryable, organizationId: string, namespaceId: string): Promise<number> {
+  const [r] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM graph_nodes WHERE organization_id = $1 AND namespace_key = $2', [organizationId, namespaceId]);
+  return r.n;
+}
+
+/** Delete every node of a namespace (their links and relationships go with them). */
+export async function deleteNamespaceNodes(tx: Queryable, organizationId: string, namespaceId: string): Promise<void> {
+  await tx.query('DELETE FROM graph_nodes WHERE organization_id = $1 AND namespace_key = $2', [organizationId, namespaceId]);
+}

@@ -1,0 +1,124 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startApp, testConfig, testStores, type TestApp } from '../../../test/harness.ts';
+import { makeOrg } from '../../../test/factories.ts';
+import { addMemory, post } from '../../../test/memory-helpers.ts';
+import { buildWorker } from '../../app.ts';
+import { createLogger } from '../../platform/log.ts';
+import type { Worker } from '../../platform/jobs/index.ts';
+
+const log = createLogger('silent');
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+for (const store of testStores) {
+  describe(`knowledge graph [${store.name}]`, () => {
+    let t: TestApp;
+    let worker: Worker;
+    // A strong graph weight makes the mechanism visible on five memories (the default is tuned on LoCoMo).
+    const env = { WORKER_POLL_MS: '50', SEARCH_WEIGHT_GRAPH: '0.6' };
+    const settled = async (id: string, key = t.key) => {
+      for (let i = 0; i < 400; i++) {
+        const r = await t.app.inject({ url: `/v1/memory/status/${id}`, headers: { 'x-api-key': key } });
+        if (['completed', 'failed'].includes(r.json().processing_status)) return r.json();
+        await sleep(25);
+      }
+      throw new Error(`memory ${id} not processed`);
+    };
+    const nodesOf = (memoryId: string) => t.db.query<{ type: string; name: string; properties: Record<string, unknown> }>(
+      `SELECT n.type, n.name, n.properties FROM memory_nodes mn JOIN graph_nodes n ON n.id = mn.node_id WHERE mn.memory_id = $1 ORDER BY n.type, n.name`, [memoryId]);
+    const edgesOf = (memoryId: string) => t.db.query<{ type: string; source: string; target: string }>(
+      `SELECT e.type, s.name AS source, d.name AS target FROM graph_edges e JOIN graph_nodes s ON s.id = e.source_id JOIN graph_nodes d ON d.id = e.target_id
+       WHERE e.memory_id = $1 ORDER BY e.type, s.name`, [memoryId]);
+    const add = async (payload: Record<string, unknown>, key = t.key) => {
+      const id = await addMemory(t, { external_user_id: 'gina', ...payload }, key);
+      assert.equal((await settled(id, key)).processing_status, 'completed');
+      return id;
+    };
+
+    before(async () => {
+      t = await startApp(store, { env });
+      worker = buildWorker({ config: testConfig(env), db: t.db, log });
+      await worker.start();
+    });
+    after(async () => {
+      await worker.stop();
+      await t.close();
+    });
+
+    it('auto mode extracts typed nodes and relationships in the background job', async () => {
+      const id = await add({ content: 'Ana Silva works at Acme Corp in Lisbon.' });
+      const nodes = await nodesOf(id);
+      const names = nodes.map((n) => `${n.type}:${n.name}`);
+      for (const n of ['Person:Ana Silva', 'Organization:Acme Corp', 'Place:Lisbon']) assert.ok(names.includes(n), `${n} in ${names}`);
+      const edges = (await edgesOf(id)).map((e) => `${e.source}-${e.type}->${e.target}`);
+      assert.ok(edges.includes('Ana Silva-WORKS_AT->Acme Corp'), edges.join());
+    });
+
+    it('an entity that already exists is reused, not duplicated', async () => {
+      await add({ content: 'Ana Silva met Bruno Costa at the conference.' });
+      const [{ n }] = await t.db.query(`SELECT count(*)::int AS n FROM graph_nodes WHERE type = 'Person' AND canonical_key = 'ana silva'`);
+      assert.equal(n, 1);
+      const [{ links }] = await t.db.query(
+        `SELECT count(*)::int AS links FROM memory_nodes mn JOIN graph_nodes g ON g.id = mn.node_id WHERE g.canonical_key = 'ana silva'`);
+      assert.equal(links, 2, 'one node, linked from both memories');
+    });
+
+    it('consent none stores the memory but builds no graph', async () => {
+      const id = await add({ content: 'Carla Mendes lives in Porto.', policy: { consent: 'none' } });
+      assert.deepEqual(await nodesOf(id), []);
+    });
+
+    it('manual mode stores exactly the given nodes and relationships ($this is the memory)', async () => {
+      const id = await add({
+        content: 'Quarterly review notes.',
+        memory_policy: { mode: 'manual', nodes: [{ id: 'p', type: 'Project', properties: { name: 'Apollo', status: 'active' } }],
+          relationships: [{ source: '$this', target: 'p', type: 'ABOUT' }] },
+      });
+      const nodes = await nodesOf(id);
+      assert.deepEqual(nodes.map((n) => `${n.type}:${n.name}`), ['Memory:' + id, 'Project:Apollo']);
+      assert.equal(nodes[1].properties.status, 'active');
+      assert.deepEqual((await edgesOf(id)).map((e) => `${e.type}->${e.target}`), ['ABOUT->Apollo']);
+    });
+
+    it('search returns the nodes of the returned memories', async () => {
+      const res = await post(t, '/v1/memory/search?max_nodes=5', { query: 'Where does Ana Silva work?', external_user_id: 'gina' });
+      assert.equal(res.statusCode, 200, res.body);
+      const nodes = res.json().data.nodes;
+      assert.ok(nodes.length > 0 && nodes.length <= 5);
+      assert.ok(nodes.some((n: any) => n.label === 'Person' && n.properties.name === 'Ana Silva'), JSON.stringify(nodes));
+    });
+
+    it('agentic graph search reaches a memory through a related entity', async () => {
+      // This memory never names Ana: only the graph (Ana -WORKS_AT-> Acme Corp) connects it.
+      const target = await add({ content: 'Acme Corp postponed the product launch to May.' });
+      const ask = async (agentic: boolean) => {
+        const res = await post(t, '/v1/memory/search?max_memories=10', { query: 'What happened at Ana Silva\'s company?', external_user_id: 'gina', enable_agentic_graph: agentic });
+        assert.equal(res.statusCode, 200, res.body);
+        return res.json().data.memories.map((m: { id: string }) => m.id);
+      };
+      const plain = (await ask(false)).indexOf(target);
+      const agentic = (await ask(true)).indexOf(target);
+      assert.ok(agentic >= 0 && (plain < 0 || agentic < plain), `ranked ${agentic} with the graph, ${plain} without`);
+    });
+
+    it('deleting a memory removes its links, relationships and orphaned nodes', async () => {
+      const id = await add({ content: 'Diego Ramos visited Kyoto.' });
+      assert.ok((await nodesOf(id)).some((n) => n.name === 'Diego Ramos'));
+      const del = await t.app.inject({ method: 'DELETE', url: `/v1/memory/${id}`, headers: { 'x-api-key': t.key } });
+      assert.equal(del.statusCode, 200, del.body);
+      assert.deepEqual(await t.db.query(`SELECT 1 FROM graph_nodes WHERE canonical_key IN ('diego ramos', 'kyoto')`), []);
+      assert.deepEqual(await t.db.query('SELECT 1 FROM graph_edges WHERE memory_id = $1', [id]), []);
+    });
+
+    it('another organization gets its own nodes and never reaches this one\'s memories through the graph', async () => {
+      const b = await makeOrg(t.db);
+      const theirs = await add({ content: 'Ana Silva works at Beta Labs.', external_user_id: 'gina' }, b.key);
+      const [{ n }] = await t.db.query(`SELECT count(*)::int AS n FROM graph_nodes WHERE type = 'Person' AND canonical_key = 'ana silva'`);
+      assert.equal(n, 2, 'one Ana per organization');
+      const res = await post(t, '/v1/memory/search?max_memories=20', { query: 'Ana Silva Acme Corp', external_user_id: 'gina', enable_agentic_graph: true }, b.key);
+      const ids = res.json().data.memories.map((m: { id: string }) => m.id);
+      assert.deepEqual(ids, [theirs]);
+      assert.ok(res.json().data.nodes.every((x: any) => x.properties.name !== 'Acme Corp'), 'no node of the other organization');
+    });
+  });
+}

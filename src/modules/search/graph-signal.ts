@@ -1,0 +1,61 @@
+import type { Queryable } from '../../platform/db/index.ts';
+import type { Extractor } from '../../platform/models/extractor.ts';
+import { canonicalKey, expandNodes, matchNodes, memoriesOfNodes, nodesOfMemories } from '../graph/graph.store.ts';
+import type { Ranked } from './fusion.ts';
+import { STOP_WORDS } from './analyzer.ts';
+import { visibleMemories, type SearchScope } from './search.store.ts';
+
+/** How far from a node named in the query the graph looks (1: its direct neighbours). */
+const HOPS = 1;
+
+/**
+ * The agentic-graph signal (`enable_agentic_graph`): recognise the entities in the query with
+ * the extractor, match them to stored nodes by canonical name, expand `HOPS` relationships,
+ * and score the memories linked to those nodes — a node named in the query counts 1, a
+ * neighbour 1/2, each divided by log(2 + how many memories the node links) so hub nodes
+ * ("Me", a frequent topic) count less. Only memories the search scope can read survive (SQL).
+ */
+export async function graphSignal(db: Queryable, extractor: Extractor, scope: SearchScope, query: string, limit: number): Promise<Ranked> {
+  const extraction = await extractor.extract({ content: query });
+  const keys = [...new Set([...extraction.nodes.flatMap((n) => [n.name, ...n.mentions]), ...phrases(query)].map(canonicalKey).filter((k) => k.length > 1))];
+  const namespaceKey = scope.namespaceId ?? null;
+  const matched = await matchNodes(db, scope.organizationId, namespaceKey, keys);
+  if (!matched.length) return new Map();
+  const depth = await expandNodes(db, scope.organizationId, matched.map((n) => n.id), HOPS);
+  const links = await memoriesOfNodes(db, scope.organizationId, [...depth.keys()], 5000);
+  const degree = new Map<string, number>();
+  for (const l of links) degree.set(l.node_id, (degree.get(l.node_id) ?? 0) + 1);
+  const raw = new Map<string, number>();
+  for (const l of links) {
+    const w = 1 / (1 + (depth.get(l.node_id) ?? HOPS)) / Math.log(2 + degree.get(l.node_id)!);
+    raw.set(l.memory_id, (raw.get(l.memory_id) ?? 0) + w);
+  }
+  const best = [...raw.entries()].sort((a, b) => b[1] - a[1]).slice(0, Math.max(limit * 3, 100));
+  const visible = await visibleMemories(db, scope, best.map(([id]) => id));
+  return new Map(best.filter(([id]) => visible.has(id)).slice(0, limit));
+}
+
+/**
+ * Every 1–3 word window of the query that is not only stop words: questions are short and
+ * often split names the extractor keeps whole in statements ("Ana Silva's company" → Ana, Silva).
+ * Matching is by exact canonical name, so extra windows cost an index probe each, nothing more.
+ */
+export function phrases(query: string): string[] {
+  const words = query.replace(/['’]s\b/g, '').match(/[\p{L}\p{N}]+/gu) ?? [];
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    for (let n = 1; n <= 3 && i + n <= words.length; n++) {
+      const w = words.slice(i, i + n);
+      if (w.every((x) => STOP_WORDS.has(x.toLowerCase()))) continue;
+      if (n === 1 && w[0].length < 3) continue;
+      out.push(w.join(' '));
+    }
+  }
+  return out.slice(0, 60);
+}
+
+/** `data.nodes` of a search: the nodes linked to the returned memories, most linked first. */
+export async function resultNodes(db: Queryable, organizationId: string, memoryIds: string[], maxNodes: number) {
+  const rows = await nodesOfMemories(db, organizationId, memoryIds, maxNodes);
+  return rows.map((n) => ({ label: n.type, properties: { id: n.id, name: n.name, ...n.properties }, schema_id: n.schema_id }));
+}

@@ -1,0 +1,256 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { DEFAULT_NODE_TYPES, ExtractorError, type GraphSchema } from './extractor.ts';
+import { chatCompletionsUrl, createLlmExtractor } from './extractor.llm.ts';
+
+interface ChatBody {
+  model: string;
+  temperature: number;
+  messages: { role: string; content: string }[];
+  response_format: { type: string; json_schema?: { name: string; strict: boolean; schema: JsonSchema } };
+}
+interface JsonSchema {
+  properties: Record<string, { items: { properties: Record<string, { enum?: string[] }> } }>;
+}
+interface Seen {
+  url: string;
+  auth: string | undefined;
+  body: ChatBody;
+}
+type Reply = (seen: Seen, attempt: number) => { status: number; body: unknown; headers?: Record<string, string> } | 'hang';
+
+/** A chat-completions answer whose assistant message is `content`. */
+const chat = (content: string) => ({
+  status: 200,
+  body: { id: 'c1', object: 'chat.completion', model: 'test-llm', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }] },
+});
+
+const GOOD = {
+  nodes: [
+    { id: 'speaker', type: 'Person', name: 'Sam', properties: [], mentions: ['I'] },
+    { id: 'n1', type: 'Person', name: 'jane doe', properties: [{ key: 'age', value: 31 }], mentions: ['my sister Jane'] },
+    { id: 'n2', type: 'Organization', name: 'Google', properties: [], mentions: ['Google'] },
+    { id: 'n3', type: 'Place', name: 'San Francisco', properties: [{ key: 'country', value: 'USA' }], mentions: ['San Francisco'] },
+    { id: 'n4', type: 'Spaceship', name: 'Enterprise', properties: [], mentions: ['Enterprise'] },
+  ],
+  relationships: [
+    { source: 'speaker', target: 'n1', type: 'FAMILY', properties: [{ key: 'relation', value: 'sister' }] },
+    { source: 'n1', target: 'n2', type: 'works at', properties: [] },
+    { source: 'n1', target: 'n3', type: 'LIVES_IN', properties: [] },
+    { source: 'n1', target: 'n4', type: 'PILOTS', properties: [] },
+    { source: 'n1', target: 'n9', type: 'MET', properties: [] },
+  ],
+};
+
+describe('LLM extractor (OpenAI-compatible chat completions)', () => {
+  const seen: Seen[] = [];
+  let reply: Reply = () => chat(JSON.stringify(GOOD));
+  let baseUrl = '';
+  const server = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (c) => (raw += c));
+    req.on('end', () => {
+      const s: Seen = { url: req.url ?? '', auth: req.headers.authorization, body: JSON.parse(raw) };
+      seen.push(s);
+      const r = reply(s, seen.length);
+      if (r === 'hang') return; // never answer: exercises the timeout
+      res.writeHead(r.status, { 'content-type': 'application/json', ...r.headers });
+      res.end(typeof r.body === 'string' ? r.body : JSON.stringify(r.body));
+    });
+  });
+  before(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  beforeEach(() => {
+    seen.length = 0;
+    reply = () => chat(JSON.stringify(GOOD));
+  });
+  const make = (extra: Partial<Parameters<typeof createLlmExtractor>[0]> = {}) => createLlmExtractor({ baseUrl, model: 'test-llm', ...extra });
+  const input = { content: 'My sister Jane works at Google and lives in San Francisco.', speaker: 'Sam', createdAt: new Date('2023-05-08T12:00:00Z') };
+
+  it('sends a json_schema request with the types enumerated and the auth header, and maps the reply', async () => {
+    const e = make({ apiKey: 'sk-test' });
+    assert.equal(e.id, 'llm:test-llm');
+    const x = await e.extract({ ...input, context: [{ role: 'user', content: 'Hi, I am Sam.' }] });
+    assert.equal(seen.length, 1);
+    const { url, auth, body } = seen[0];
+    assert.equal(url, '/v1/chat/completions');
+    assert.equal(auth, 'Bearer sk-test');
+    assert.equal(body.model, 'test-llm');
+    assert.equal(body.temperature, 0);
+    assert.equal(body.response_format.type, 'json_schema');
+    assert.equal(body.response_format.json_schema?.strict, true);
+    const schema = body.response_format.json_schema!.schema;
+    assert.deepEqual(schema.properties.nodes.items.properties.type.enum, [...DEFAULT_NODE_TYPES]);
+    assert.ok(schema.properties.relationships.items.properties.type.enum?.includes('WORKS_AT'));
+    assert.deepEqual(body.messages.map((m) => m.role), ['system', 'user']);
+    assert.match(body.messages[1].content, /Reference date: 2023-05-08 \(Monday\)/);
+    assert.match(body.messages[1].content, /Speaker: Sam/);
+    assert.match(body.messages[1].content, /user: Hi, I am Sam\./);
+    assert.match(body.messages[1].content, /Memory:\nMy sister Jane works at Google/);
+
+    assert.deepEqual(
+      x.nodes.map((n) => [n.key, n.type, n.name, n.properties]),
+      [
+        ['speaker', 'Person', 'Sam', {}],
+        ['person:jane-doe', 'Person', 'Jane Doe', { age: 31 }],
+        ['organization:google', 'Organization', 'Google', {}],
+        ['place:san-francisco', 'Place', 'San Francisco', { country: 'USA' }],
+      ],
+      'the unknown type Spaceship is dropped; names are canonical; properties become an object',
+    );
+    assert.deepEqual(x.relationships, [
+      { source: 'speaker', target: 'person:jane-doe', type: 'FAMILY', properties: { relation: 'sister' } },
+      { source: 'person:jane-doe', target: 'organization:google', type: 'WORKS_AT' },
+      { source: 'person:jane-doe', target: 'place:san-francisco', type: 'LIVES_IN' },
+    ]);
+  });
+
+  it('sends no Authorization header without an apiKey, and accepts a base URL ending in /v1', async () => {
+    await make({ baseUrl: `${baseUrl}/v1/` }).extract(input);
+    assert.equal(seen[0].auth, undefined);
+    assert.equal(seen[0].url, '/v1/chat/completions');
+  });
+
+  it('constrains the request to a user schema and drops everything outside it', async () => {
+    const schema: GraphSchema = {
+      node_types: [
+        { name: 'Person', properties: [{ name: 'age', type: 'integer' }] },
+        { name: 'Company', properties: [{ name: 'sector', type: 'string', enum: ['tech', 'retail'] }] },
+      ],
+      relationship_types: [{ name: 'WORKS_FOR', source_types: ['Person'], target_types: ['Company'] }],
+    };
+    reply = () =>
+      chat(
+        JSON.stringify({
+          nodes: [
+            { id: 'a', type: 'Person', name: 'Jane', properties: [{ key: 'age', value: '31' }], mentions: ['Jane'] },
+            { id: 'b', type: 'company', name: 'Google', properties: [{ key: 'sector', value: 'search' }], mentions: ['Google'] },
+            { id: 'c', type: 'Place', name: 'San Francisco', properties: [], mentions: ['San Francisco'] },
+          ],
+          relationships: [
+            { source: 'a', target: 'b', type: 'WORKS_FOR', properties: [] },
+            { source: 'b', target: 'a', type: 'WORKS_FOR', properties: [] },
+            { source: 'a', target: 'c', type: 'LIVES_IN', properties: [] },
+          ],
+        }),
+      );
+    const x = await make().extract({ ...input, schema });
+    const sent = seen[0].body.response_format.json_schema!.schema;
+    assert.deepEqual(sent.properties.nodes.items.properties.type.enum, ['Person', 'Company']);
+    assert.deepEqual(sent.properties.relationships.items.properties.type.enum, ['WORKS_FOR']);
+    assert.match(seen[0].body.messages[0].content, /sector: string, one of "tech" \| "retail"/);
+    assert.deepEqual(
+      x.nodes.map((n) => [n.type, n.name, n.properties]),
+      [
+        ['Person', 'Jane', { age: 31 }],
+        ['Company', 'Google', {}],
+      ],
+      'Place is not in the schema; an enum violation drops the property; "31" is coerced',
+    );
+    assert.deepEqual(x.relationships, [{ source: 'person:jane', target: 'company:google', type: 'WORKS_FOR' }]);
+  });
+
+  it('repairs invalid JSON once, showing the model its reply', async () => {
+    reply = (_s, attempt) => (attempt === 1 ? chat('Sure! Here is the graph: {"nodes": [{"id": "n1", "type": "Person"') : chat('```json\n' + JSON.stringify(GOOD) + '\n```'));
+    const x = await make().extract(input);
+    assert.equal(seen.length, 2);
+    const repair = seen[1].body.messages;
+    assert.deepEqual(repair.map((m) => m.role), ['system', 'user', 'assistant', 'user']);
+    assert.match(repair[2].content, /^Sure! Here is the graph/);
+    assert.match(repair[3].content, /not valid: (?:no JSON object found|invalid JSON)/);
+    assert.equal(x.nodes.length, 4);
+  });
+
+  it('repairs output that is JSON but not the schema', async () => {
+    reply = (_s, attempt) => (attempt === 1 ? chat('{"entities": []}') : chat(JSON.stringify(GOOD)));
+    const x = await make().extract(input);
+    assert.equal(seen.length, 2);
+    assert.match(seen[1].body.messages[3].content, /does not match the schema/);
+    assert.equal(x.relationships.length, 3);
+  });
+
+  it('gives up with a non-retryable bad_response after one failed repair', async () => {
+    reply = () => chat('I cannot help with that.');
+    await assert.rejects(make().extract(input), (err: unknown) => {
+      assert.ok(err instanceof ExtractorError);
+      assert.equal(err.code, 'bad_response');
+      assert.equal(err.retryable, false);
+      assert.match(err.message, /after one repair attempt: no JSON object found/);
+      return true;
+    });
+    assert.equal(seen.length, 2);
+  });
+
+  it('turns a 500 into a retryable error without retrying itself', async () => {
+    reply = () => ({ status: 500, body: { error: { message: 'model crashed' } } });
+    await assert.rejects(make().extract(input), (err: unknown) => {
+      assert.ok(err instanceof ExtractorError);
+      assert.equal(err.code, 'unavailable');
+      assert.equal(err.retryable, true);
+      assert.match(err.message, /llm:test-llm: POST .*\/v1\/chat\/completions answered 500: model crashed/);
+      return true;
+    });
+    assert.equal(seen.length, 1);
+  });
+
+  it('passes Retry-After of a 429 on', async () => {
+    reply = () => ({ status: 429, body: { error: 'slow down' }, headers: { 'retry-after': '2' } });
+    await assert.rejects(make().extract(input), (err: unknown) => err instanceof ExtractorError && err.retryable && err.retryAfterMs === 2000);
+  });
+
+  it('reports a bad key as a non-retryable http_error', async () => {
+    reply = () => ({ status: 401, body: { error: { message: 'invalid api key' } } });
+    await assert.rejects(make({ apiKey: 'wrong' }).extract(input), (err: unknown) => {
+      assert.ok(err instanceof ExtractorError);
+      assert.equal(err.code, 'http_error');
+      assert.equal(err.retryable, false);
+      assert.match(err.message, /401: invalid api key/);
+      return true;
+    });
+  });
+
+  it('times out with a retryable error', async () => {
+    reply = () => 'hang';
+    await assert.rejects(make({ timeoutMs: 100 }).extract(input), (err: unknown) => {
+      assert.ok(err instanceof ExtractorError);
+      assert.equal(err.retryable, true);
+      assert.match(err.message, /timed out after 100 ms/);
+      return true;
+    });
+  });
+
+  it('falls back to json_object when the server rejects json_schema, and remembers it', async () => {
+    reply = (s) =>
+      s.body.response_format.type === 'json_schema'
+        ? { status: 400, body: { error: { message: "response_format 'json_schema' is not supported" } } }
+        : chat(JSON.stringify({ nodes: [{ id: 1, type: 'Organization', name: 'Google', properties: { founded: 1998, note: null } }] }));
+    const e = make();
+    const x = await e.extract(input);
+    assert.deepEqual(seen.map((s) => s.body.response_format.type), ['json_schema', 'json_object']);
+    assert.deepEqual(x.nodes, [{ key: 'organization:google', type: 'Organization', name: 'Google', properties: { founded: 1998 }, mentions: ['Google'] }]);
+    await e.extract(input);
+    assert.deepEqual(seen.map((s) => s.body.response_format.type), ['json_schema', 'json_object', 'json_object']);
+  });
+
+  it('treats a refusal as a non-retryable bad_response and skips blank content', async () => {
+    reply = () => ({ status: 200, body: { choices: [{ message: { role: 'assistant', content: null, refusal: 'I will not.' } }] } });
+    await assert.rejects(make().extract(input), (err: unknown) => err instanceof ExtractorError && err.code === 'bad_response' && !err.retryable);
+    seen.length = 0;
+    assert.deepEqual(await make().extract({ content: '   ' }), { nodes: [], relationships: [] });
+    assert.equal(seen.length, 0);
+  });
+
+  it('builds the endpoint URL from a root, a versioned base or the full URL', () => {
+    assert.equal(chatCompletionsUrl('http://h:8000'), 'http://h:8000/v1/chat/completions');
+    assert.equal(chatCompletionsUrl('https://api.openai.com/v1'), 'https://api.openai.com/v1/chat/completions');
+    assert.equal(chatCompletionsUrl('http://h/api/chat/completions/'), 'http://h/api/chat/completions');
+  });
+});

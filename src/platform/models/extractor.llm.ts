@@ -1,0 +1,270 @@
+/**
+ * Extraction by any OpenAI-compatible `/v1/chat/completions` endpoint (OpenAI, vLLM, Ollama,
+ * llama.cpp server…). The reply is asked for as JSON constrained by a JSON schema that
+ * enumerates the active node and relationship types (`response_format: json_schema`, or
+ * `json_object` for servers without structured output), validated with zod, and filtered:
+ * nodes and relationships of types outside the active schema are dropped.
+ *
+ * Errors: transport failures, timeouts, 429 and 5xx throw a retryable `ExtractorError`
+ * (the job runner retries with backoff; this adapter does not retry on its own). Output that
+ * is still unusable after one repair request throws a non-retryable 'bad_response'.
+ */
+import { z } from 'zod';
+import {
+  canonicalName,
+  DEFAULT_NODE_TYPES,
+  DEFAULT_RELATIONSHIP_TYPES,
+  ExtractorError,
+  restrictToSchema,
+  upperSnake,
+  type ExtractedNode,
+  type ExtractedRelationship,
+  type Extraction,
+  type ExtractionInput,
+  type Extractor,
+  type PropertyValue,
+} from './extractor.ts';
+
+/** Configuration for {@link createLlmExtractor}. */
+export interface LlmExtractorOptions {
+  /** Server root or API base: 'http://host:8000', 'https://api.openai.com/v1' or a full '…/chat/completions' URL. */
+  baseUrl: string;
+  model: string;
+  /** Sent as `Authorization: Bearer …` when set. */
+  apiKey?: string;
+  /** Per-request timeout, body included (default 60 s). */
+  timeoutMs?: number;
+  /** Start with 'json_schema' (default; falls back to 'json_object' once if the server rejects it) or 'json_object'. */
+  responseFormat?: 'json_schema' | 'json_object';
+  /** Sampling temperature (default 0: extraction should be repeatable). */
+  temperature?: number;
+  /** Sent as `max_tokens` when set. */
+  maxTokens?: number;
+  /** Injectable for tests and proxies; defaults to the global fetch. */
+  fetch?: typeof fetch;
+}
+
+const scalar = z.union([z.string(), z.number(), z.boolean()]);
+/** Properties as the schema asks ([{key, value}]) or as a plain object, which json_object replies often use. */
+const properties = z
+  .union([z.array(z.object({ key: z.string(), value: scalar.nullable() })), z.record(z.string(), scalar.nullable())])
+  .optional()
+  .transform((p) => {
+    const entries = Array.isArray(p) ? p.map((e) => [e.key, e.value] as const) : Object.entries(p ?? {});
+    return Object.fromEntries(entries.filter((e): e is [string, PropertyValue] => e[1] !== null && e[0] !== ''));
+  });
+const id = z.union([z.string().min(1), z.number()]).transform(String);
+const replySchema = z.object({
+  nodes: z.array(z.object({ id, type: z.string().min(1), name: z.string().trim().min(1), properties, mentions: z.array(z.string()).optional() })),
+  relationships: z.array(z.object({ source: id, target: id, type: z.string().min(1), properties })).default([]),
+});
+
+/** Build an extractor for an OpenAI-compatible chat endpoint (id 'llm:<model>'). */
+export function createLlmExtractor(options: LlmExtractorOptions): Extractor {
+  const url = chatCompletionsUrl(options.baseUrl);
+  const doFetch = options.fetch ?? fetch;
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const name = `llm:${options.model}`;
+  let format = options.responseFormat ?? 'json_schema';
+
+  async function complete(messages: ChatMessage[], jsonSchema: object): Promise<string> {
+    const body: Record<string, unknown> = { model: options.model, messages, temperature: options.temperature ?? 0 };
+    if (options.maxTokens) body.max_tokens = options.maxTokens;
+    body.response_format = format === 'json_schema' ? { type: 'json_schema', json_schema: { name: 'graph_extraction', strict: true, schema: jsonSchema } } : { type: 'json_object' };
+    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+    if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
+    let res: Response;
+    let text: string;
+    try {
+      res = await doFetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) });
+      text = await res.text();
+    } catch (err) {
+      const why = (err as Error).name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : `failed: ${(err as Error).message}`;
+      throw new ExtractorError('unavailable', `${name}: POST ${url} ${why}`, true, { cause: err });
+    }
+    // Servers without structured output reject json_schema with a 400 that names it: use json_object from now on.
+    if ((res.status === 400 || res.status === 422) && format === 'json_schema' && /response_format|json_schema|structured/i.test(text)) {
+      format = 'json_object';
+      return complete(messages, jsonSchema);
+    }
+    if (!res.ok) {
+      const retryable = res.status === 429 || res.status === 408 || res.status >= 500;
+      const retryAfter = retryAfterMs(res.headers.get('retry-after'));
+      throw new ExtractorError(retryable ? 'unavailable' : 'http_error', `${name}: POST ${url} answered ${res.status}: ${errorMessage(text)}`, retryable, { retryAfterMs: retryAfter });
+    }
+    let message: { content?: unknown; refusal?: unknown } | undefined;
+    try {
+      message = (JSON.parse(text) as { choices?: { message?: typeof message }[] }).choices?.[0]?.message;
+    } catch {
+      // A 200 that is not JSON is a proxy or server fault, not the model's: worth retrying.
+      throw new ExtractorError('unavailable', `${name}: response is not JSON: ${text.slice(0, 200)}`, true);
+    }
+    if (typeof message?.refusal === 'string' && message.refusal) throw new ExtractorError('bad_response', `${name}: the model refused: ${message.refusal.slice(0, 300)}`);
+    return typeof message?.content === 'string' ? message.content : '';
+  }
+
+  return {
+    id: name,
+    async extract(input: ExtractionInput): Promise<Extraction> {
+      const nodeTypes = input.schema ? input.schema.node_types.map((t) => t.name) : [...DEFAULT_NODE_TYPES];
+      const relTypes = input.schema ? input.schema.relationship_types.map((t) => upperSnake(t.name)) : [...DEFAULT_RELATIONSHIP_TYPES];
+      if (!input.content.trim()) return { nodes: [], relationships: [] };
+      const jsonSchema = extractionJsonSchema(nodeTypes, relTypes);
+      const messages = buildMessages(input, nodeTypes, relTypes);
+      const first = await complete(messages, jsonSchema);
+      let parsed = parseReply(first);
+      if (!parsed.ok) {
+        // One repair round: show the model its reply and what was wrong with it.
+        const repair: ChatMessage[] = [
+          ...messages,
+          { role: 'assistant', content: first },
+          { role: 'user', content: `That reply is not valid: ${parsed.error}. Reply again with only the corrected JSON object, nothing else.` },
+        ];
+        const second = await complete(repair, jsonSchema);
+        parsed = parseReply(second);
+        if (!parsed.ok) throw new ExtractorError('bad_response', `${name}: unusable output after one repair attempt: ${parsed.error}; reply began: ${second.slice(0, 200)}`);
+      }
+      return restrictToSchema(toExtraction(parsed.value, nodeTypes, relTypes), input.schema);
+    },
+  };
+}
+
+/** The JSON schema of the reply, types enumerated; written for OpenAI's strict mode (all keys required, no extras). */
+export function extractionJsonSchema(nodeTypes: string[], relationshipTypes: string[]): object {
+  const props = {
+    type: 'array',
+    items: { type: 'object', additionalProperties: false, required: ['key', 'value'], properties: { key: { type: 'string' }, value: { type: ['string', 'number', 'boolean'] } } },
+  };
+  const object = (props: Record<string, object>) => ({ type: 'object', additionalProperties: false, required: Object.keys(props), properties: props });
+  return object({
+    nodes: { type: 'array', items: object({ id: { type: 'string' }, type: { type: 'string', enum: nodeTypes }, name: { type: 'string' }, properties: props, mentions: { type: 'array', items: { type: 'string' } } }) },
+    relationships: { type: 'array', items: object({ source: { type: 'string' }, target: { type: 'string' }, type: { type: 'string', enum: relationshipTypes }, properties: props }) },
+  });
+}
+
+type Reply = z.infer<typeof replySchema>;
+
+/** The model's text → validated reply; tolerates code fences and prose around the JSON object. */
+function parseReply(text: string): { ok: true; value: Reply } | { ok: false; error: string } {
+  const start = text.indexOf('{');
+  const end = text.lastIndexOf('}');
+  if (start < 0 || end < start) return { ok: false, error: 'no JSON object found' };
+  let json: unknown;
+  try {
+    json = JSON.parse(text.slice(start, end + 1));
+  } catch (err) {
+    return { ok: false, error: `invalid JSON (${(err as Error).message})` };
+  }
+  const result = replySchema.safeParse(json);
+  return result.success ? { ok: true, value: result.data } : { ok: false, error: `does not match the schema: ${z.prettifyError(result.error).replace(/\s+/g, ' ').slice(0, 300)}` };
+}
+
+/** One chat-completions message. */
+type ChatMessage = { role: 'system' | 'user' | 'assistant'; content: string };
+
+const TYPE_HINTS: Record<string, string> = {
+  Person: 'a named human',
+  Organization: 'a company, school, team, agency or other named group',
+  Place: 'a city, country, region, address, venue or landmark',
+  Date: 'a date, week, month or year, named in ISO-8601: 2023-05-07, 2023-W19, 2023-05, 2023',
+  Product: 'a named product, device, app or service',
+  Topic: 'a salient subject, activity or thing, singular (support group, pottery)',
+  Event: 'something that happens at a time (race, wedding, conference, trip)',
+};
+
+/** System rules (types, properties, conventions) and the memory with its context and reference date. */
+function buildMessages(input: ExtractionInput, nodeTypes: string[], relTypes: string[]): ChatMessage[] {
+  const schema = input.schema;
+  const nodeLines = nodeTypes.map((t) => {
+    const props = schema?.node_types
+      .find((n) => n.name === t)
+      ?.properties.map((p) => `${p.name}: ${p.type}${p.required ? ', required' : ''}${p.enum ? `, one of ${p.enum.map((v) => JSON.stringify(v)).join(' | ')}` : ''}`)
+      .join('; ');
+    return `- ${t}${!schema && TYPE_HINTS[t] ? `: ${TYPE_HINTS[t]}` : ''}${props ? ` (properties: ${props})` : ''}`;
+  });
+  const relLines = relTypes.map((t) => {
+    const decl = schema?.relationship_types.find((r) => upperSnake(r.name) === t);
+    const ends = decl?.source_types?.length || decl?.target_types?.length ? ` (${decl.source_types?.join('|') || 'any'} -> ${decl.target_types?.join('|') || 'any'})` : '';
+    return `- ${t}${ends}`;
+  });
+  const system = [
+    'You extract a knowledge graph from one memory (a message or note) for a memory service.',
+    'Reply with only a JSON object: {"nodes": [...], "relationships": [...]}.',
+    `Node types, use no others:\n${nodeLines.join('\n')}`,
+    `Relationship types (source -> target), use no others:\n${relLines.join('\n')}`,
+    'Rules:',
+    '- One node per distinct entity. `id` is a short id you choose (n1, n2, ...); relationships refer to node ids.',
+    '- `name` is the canonical name: the fullest name used, without a possessive \'s.',
+    '- `properties` is a list of {key, value}; `mentions` lists the exact text spans that name the node.',
+    `- "I", "me" and "my" are the speaker${input.speaker ? ` (${input.speaker})` : ''}; give the speaker the id "speaker" when their name is known, otherwise leave them out.`,
+    '- Resolve relative dates ("yesterday", "last week") against the reference date.',
+    schema ? '' : '- FAMILY, FRIEND, PARTNER and COLLEAGUE carry a "relation" property (sister, best friend, ...). MENTIONED_WITH links entities that only occur together.',
+    '- Extract only what the memory states; earlier turns are context for resolving references only.',
+  ].filter(Boolean);
+  const ref = input.createdAt ? `${input.createdAt.toISOString().slice(0, 10)} (${input.createdAt.toLocaleDateString('en-US', { weekday: 'long', timeZone: 'UTC' })})` : 'unknown';
+  const context = (input.context ?? []).map((t) => `${t.role}: ${t.content}`).join('\n');
+  const user = [`Reference date: ${ref}`, input.speaker ? `Speaker: ${input.speaker}` : '', context ? `Earlier turns (context only):\n${context}` : '', `Memory:\n${input.content}`];
+  return [
+    { role: 'system', content: system.join('\n') },
+    { role: 'user', content: user.filter(Boolean).join('\n\n') },
+  ];
+}
+
+/** Keep allowed types only, give nodes stable keys ('speaker' stays), merge same-named nodes, drop dangling edges. */
+function toExtraction(reply: Reply, nodeTypes: string[], relTypes: string[]): Extraction {
+  const keyOf = new Map<string, string>();
+  const nodes = new Map<string, ExtractedNode>();
+  for (const n of reply.nodes) {
+    const type = nodeTypes.find((t) => t.toLowerCase() === n.type.trim().toLowerCase());
+    if (!type) continue;
+    const name = canonicalName(n.name) || n.name;
+    const key = n.id === 'speaker' ? 'speaker' : `${type.toLowerCase()}:${name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '')}`;
+    keyOf.set(n.id, key);
+    const existing = nodes.get(key);
+    const mentions = n.mentions?.length ? n.mentions : [n.name];
+    if (existing) {
+      existing.mentions.push(...mentions.filter((m) => !existing.mentions.includes(m)));
+      existing.properties = { ...n.properties, ...existing.properties };
+    } else nodes.set(key, { key, type, name, properties: n.properties, mentions: [...new Set(mentions)] });
+  }
+  const seen = new Set<string>();
+  const relationships: ExtractedRelationship[] = [];
+  for (const r of reply.relationships) {
+    const type = upperSnake(r.type);
+    const source = keyOf.get(r.source);
+    const target = keyOf.get(r.target);
+    const dedupe = `${source}|${type}|${target}`;
+    if (!relTypes.includes(type) || !source || !target || source === target || seen.has(dedupe)) continue;
+    seen.add(dedupe);
+    relationships.push(Object.keys(r.properties).length ? { source, target, type, properties: r.properties } : { source, target, type });
+  }
+  return { nodes: [...nodes.values()], relationships };
+}
+
+/** Accept a server root, an API base ending in /v<n>, or the full endpoint URL. */
+export function chatCompletionsUrl(baseUrl: string): string {
+  const base = baseUrl.replace(/\/+$/, '');
+  if (base.endsWith('/chat/completions')) return base;
+  if (/\/v\d+$/.test(base)) return `${base}/chat/completions`;
+  return `${base}/v1/chat/completions`;
+}
+
+/** The server's own error text (OpenAI: {error: {message}}; others: {error} or {message}), shortened. */
+function errorMessage(body: string): string {
+  try {
+    const parsed = JSON.parse(body) as { error?: { message?: string } | string; message?: string };
+    const msg = typeof parsed.error === 'string' ? parsed.error : (parsed.error?.message ?? parsed.message);
+    if (msg) return msg.slice(0, 300);
+  } catch {
+    // not JSON: fall through to the raw text
+  }
+  return body.slice(0, 300) || '(empty body)';
+}
+
+function retryAfterMs(header: string | null): number | undefined {
+  if (!header) return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return seconds * 1000;
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
