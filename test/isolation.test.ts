@@ -15,7 +15,7 @@ import { addMemory } from './memory-helpers.ts';
 const SECRET = `zebra-${randomBytes(4).toString('hex')}`;
 
 /** The ids a route acts on: the real ones of namespace A1, or made-up twins. */
-interface Target { mem: string; ns: string; key: string; user: string; ext: string; batch: string }
+interface Target { mem: string; ns: string; key: string; user: string; ext: string; batch: string; schema: string }
 
 interface Route {
   label: string;
@@ -44,6 +44,9 @@ const routes: Route[] = [
   { label: 'POST /v1/namespace/:id/api-keys', method: 'POST', url: (x) => `/v1/namespace/${x.ns}/api-keys`, payload: () => ({ name: 'intruder', permissions: ['read'] }), permission: 'write', kind: 'resource' },
   { label: 'GET /v1/namespace/:id/api-keys', method: 'GET', url: (x) => `/v1/namespace/${x.ns}/api-keys`, permission: 'read', kind: 'resource' },
   { label: 'DELETE /v1/namespace/:id/api-keys/:key', method: 'DELETE', url: (x) => `/v1/namespace/${x.ns}/api-keys/${x.key}`, permission: 'delete', kind: 'resource' },
+  { label: 'GET /v1/schemas/:id', method: 'GET', url: (x) => `/v1/schemas/${x.schema}`, permission: 'read', kind: 'resource' },
+  { label: 'PUT /v1/schemas/:id', method: 'PUT', url: (x) => `/v1/schemas/${x.schema}`, payload: () => ({ description: 'defaced' }), permission: 'write', kind: 'resource' },
+  { label: 'DELETE /v1/schemas/:id', method: 'DELETE', url: (x) => `/v1/schemas/${x.schema}`, permission: 'delete', kind: 'resource' },
   { label: 'GET /v1/user', method: 'GET', url: (x) => `/v1/user?external_id=${x.ext}`, permission: 'read', kind: 'list' },
   { label: 'GET /v1/user/:id', method: 'GET', url: (x) => `/v1/user/${x.user}`, permission: 'read', kind: 'resource' },
   { label: 'PUT /v1/user/:id', method: 'PUT', url: (x) => `/v1/user/${x.user}`, payload: () => ({ email: 'evil@example.com' }), permission: 'write', kind: 'resource' },
@@ -64,7 +67,8 @@ const credential = (secret: string): Record<string, string> => (secret.startsWit
 async function snapshot(t: TestApp): Promise<string> {
   const tables: [string, string][] = [
     ['organizations', 'id'], ['namespaces', 'id'], ['users', 'id'], ['sessions', 'id'], ['memories', 'id'], ['memory_chunks', 'id'],
-    ['jobs', 'id'], ['events', 'id'], ['webhook_deliveries', 'id'],
+    ['jobs', 'id'], ['events', 'id'], ['webhook_deliveries', 'id'], ['graph_schemas', 'id'], ['graph_nodes', 'id'], ['graph_edges', 'id'],
+    ['memory_nodes', 'memory_id, node_id'],
   ];
   const out: Record<string, unknown> = {};
   for (const [table, order] of tables) out[table] = await t.db.query(`SELECT * FROM ${table} ORDER BY ${order}`);
@@ -90,7 +94,10 @@ for (const store of testStores) {
       const [alice] = await t.db.query<{ id: string }>("SELECT id FROM users WHERE organization_id = $1 AND external_id = 'alice'", [t.orgId]);
       // Another tenant has a memory with the same words.
       await addMemory(t, { content: `B's own ${SECRET} note.`, external_user_id: 'bob', namespace_id: nsB1 }, b.key);
-      a1 = { mem, ns: nsA1, key: target.id, user: alice.id, ext: 'alice', batch: batch.json().batch_id };
+      const schema = await t.app.inject({ method: 'POST', url: '/v1/schemas', headers: { 'x-api-key': target.key },
+        payload: { name: 'A1 schema', node_types: { Project: { properties: { name: { type: 'string' } } } } } });
+      assert.equal(schema.statusCode, 201, schema.body);
+      a1 = { mem, ns: nsA1, key: target.id, user: alice.id, ext: 'alice', batch: batch.json().batch_id, schema: schema.json().data.id };
       keys['B org key'] = b.key;
       keys['B1 namespace key'] = (await makeKey(t.db, b.organizationId, { namespaceId: nsB1 })).key;
       keys['B end-user session'] = (await makeSession(t.db, b.organizationId, 'bob')).token;
@@ -120,7 +127,7 @@ for (const store of testStores) {
     };
     /** Made-up ids; for a key of A's own organization users stay real (users are organization-wide). */
     const ghost = (sameOrg: boolean): Target => ({
-      mem: `ghost-${randomBytes(4).toString('hex')}`, ns: `ghost-ns-${randomBytes(4).toString('hex')}`, key: 'ghost-key', batch: `ghost-batch-${randomBytes(4).toString('hex')}`,
+      mem: `ghost-${randomBytes(4).toString('hex')}`, ns: `ghost-ns-${randomBytes(4).toString('hex')}`, key: 'ghost-key', batch: `ghost-batch-${randomBytes(4).toString('hex')}`, schema: `ghost-schema-${randomBytes(4).toString('hex')}`,
       user: sameOrg ? a1.user : 'ghost-user', ext: sameOrg ? a1.ext : `ghost-${randomBytes(4).toString('hex')}`,
     });
 
