@@ -80,6 +80,21 @@ for (const store of testStores) {
       assert.deepEqual((await edgesOf(id)).map((e) => `${e.type}->${e.target}`), ['ABOUT->Apollo']);
     });
 
+    it('legacy item-level link_to_previous_memory and relationships link the memory to the previous one', async () => {
+      const first = await add({ content: 'Standup: the deploy is blocked.', external_user_id: 'lena' });
+      const second = await add({ content: 'Standup: the deploy is unblocked.', external_user_id: 'lena', link_to_previous_memory: true, memory_policy: { mode: 'auto' } });
+      const edges = await t.db.query<{ type: string; target: string }>(
+        `SELECT e.type, d.name AS target FROM graph_edges e JOIN graph_nodes d ON d.id = e.target_id WHERE e.memory_id = $1 AND e.type = 'FOLLOWS'`, [second]);
+      assert.deepEqual(edges, [{ type: 'FOLLOWS', target: first }]);
+      const third = await add({ content: 'Standup: shipped.', external_user_id: 'lena', relationships: [{ source: '$this', target: '$previous', type: 'RESOLVES' }] });
+      const rel = await t.db.query<{ target: string }>(
+        `SELECT d.name AS target FROM graph_edges e JOIN graph_nodes d ON d.id = e.target_id WHERE e.memory_id = $1 AND e.type = 'RESOLVES'`, [third]);
+      assert.deepEqual(rel, [{ target: second }]);
+      const bad = await post(t, '/v1/memory', { content: 'x', external_user_id: 'lena', link_to: 'Person:' });
+      assert.equal(bad.statusCode, 422, bad.body);
+      assert.match(bad.json().error, /link_to/);
+    });
+
     it('search returns the nodes of the returned memories', async () => {
       const res = await post(t, '/v1/memory/search?max_nodes=5', { query: 'Where does Ana Silva work?', external_user_id: 'gina' });
       assert.equal(res.statusCode, 200, res.body);

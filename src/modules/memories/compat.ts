@@ -92,6 +92,10 @@ export function normaliseMemory(body: AddMemoryBody, defaults: Partial<AddMemory
   if (b.graph_generation?.mode && !policy.graph?.mode && !mp.mode) graph.mode = b.graph_generation.mode;
   if (b.link_to !== undefined) graph.link_to = pick(policy.graph?.link_to, b.link_to, ['policy.graph.link_to', 'link_to']);
   if (b.relationships_json) graph.relationships_json = b.relationships_json;
+  // Deprecated item-level graph options (spec 2.2) join the graph plan like memory_policy's own.
+  for (const k of ['relationships', 'link_to_previous_memory', 'link_to_related_memories'] as const) {
+    if (b[k] !== undefined) graph[k] = pick(graph[k], b[k], [`memory_policy.${k}`, k]);
+  }
 
   // Transform embedding: enable_holographic / frequency_schema_id are deprecated spellings.
   let transform: Obj | undefined = policy.transform_embedding ? { ...policy.transform_embedding } : undefined;

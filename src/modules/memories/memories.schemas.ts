@@ -61,6 +61,9 @@ export const addMemoryBody = z.object({
   link_to: z.union([z.string(), z.array(z.string()), z.record(z.string(), z.unknown())]).optional(),
   graph_generation: z.looseObject({ mode: z.enum(['auto', 'manual']).optional() }).optional(),
   relationships_json: z.array(z.record(z.string(), z.unknown())).optional(),
+  relationships: z.array(z.record(z.string(), z.unknown())).max(200).optional().describe('Deprecated: memory_policy.relationships'),
+  link_to_previous_memory: z.boolean().optional().describe('Deprecated: memory_policy.link_to_previous_memory (or link_to "$previous")'),
+  link_to_related_memories: z.union([z.boolean(), z.number().int().min(0).max(20)]).optional().describe('Deprecated: memory_policy.link_to_related_memories'),
   user_id: str().optional().describe('Deprecated: internal user id; use external_user_id'),
   organization_id: str().optional().describe('Deprecated and internal: taken from the API key'),
 });
