@@ -6,19 +6,12 @@ import { getMemory, type MemoryRow } from '../memories/memories.store.ts';
 import type { ProcessingStep } from '../memories/memories.jobs.ts';
 import { applyConsent, requestedSchemaId, resolveGraphPlan } from './policy.ts';
 import type { GraphPlan } from './policy.schemas.ts';
-import { canonicalKey, setMemoryEdges, setMemoryNodes, upsertNode } from './graph.store.ts';
-
-/** A node to store, keyed locally; `$this` / `$previous` stand for memories (type Memory). */
-interface PlannedNode {
-  key: string;
-  type: string;
-  name: string;
-  properties: Record<string, unknown>;
-}
+import { canonicalKey, nodesOfType, setMemoryEdges, setMemoryNodes, upsertNode, type NodeRow } from './graph.store.ts';
+import { applyEdgeConstraints, applyNodeConstraints, type PlannedEdge, type PlannedNode } from './constraints.ts';
 
 interface PlannedGraph {
   nodes: PlannedNode[];
-  edges: { source: string; target: string; type: string; properties: Record<string, unknown> }[];
+  edges: PlannedEdge[];
 }
 
 export interface GraphBuilderDeps {
@@ -62,11 +55,6 @@ function planFrom(plan: GraphPlan, extraction: Extraction | null, memoryId: stri
   if (plan.mode === 'auto' && extraction) {
     for (const n of extraction.nodes) out.nodes.push({ key: n.key, type: n.type, name: n.name, properties: n.properties });
     for (const r of extraction.relationships) out.edges.push({ source: r.source, target: r.target, type: r.type, properties: r.properties ?? {} });
-    // Fixed `set` values of the node constraints apply to every extracted node of their type.
-    for (const c of plan.node_constraints) {
-      const fixed = Object.fromEntries(Object.entries(c.set ?? {}).filter(([, v]) => !(v && typeof v === 'object' && 'mode' in (v as object))));
-      for (const n of out.nodes) if (n.type === c.node_type) Object.assign(n.properties, fixed);
-    }
   }
   if (plan.mode === 'manual') {
     for (const n of plan.nodes) {
@@ -114,8 +102,17 @@ export function createGraphBuilder(deps: GraphBuilderDeps): ProcessingStep & { b
     const extraction = plan.mode === 'auto'
       ? await extractor.extract({ content: m.content, context: m.context ?? undefined, createdAt: m.occurred_at ?? m.created_at })
       : null;
-    const planned = plan.mode === 'none' ? { nodes: [], edges: [] } : planFrom(plan, extraction, m.id, previousId);
     const namespaceKey = m.namespace_id ?? '';
+    const planned = plan.mode === 'none' ? { nodes: [], edges: [] } : planFrom(plan, extraction, m.id, previousId);
+    if (plan.mode === 'auto' && (plan.node_constraints.length || plan.edge_constraints.length)) {
+      const cache = new Map<string, Promise<NodeRow[]>>();
+      const candidates = (type: string) => {
+        if (!cache.has(type)) cache.set(type, nodesOfType(db, organizationId, namespaceKey, type));
+        return cache.get(type)!;
+      };
+      planned.nodes = await applyNodeConstraints(planned.nodes, plan.node_constraints, candidates);
+      planned.edges = applyEdgeConstraints(planned.edges, planned.nodes, plan.edge_constraints);
+    }
     return db.transaction(async (tx) => {
       const ids = new Map<string, string>();
       let reused = 0;

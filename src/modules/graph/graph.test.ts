@@ -95,6 +95,41 @@ for (const store of testStores) {
       assert.match(bad.json().error, /link_to/);
     });
 
+    it('link_to links the memory to a stored node (exact), creating it only as the constraint allows', async () => {
+      const id = await add({ content: 'Sync about the rollout schedule.', link_to: 'Project:name=Apollo' });
+      const nodes = (await nodesOf(id)).map((n) => `${n.type}:${n.name}`);
+      assert.ok(nodes.includes('Project:Apollo'), nodes.join());
+      const [{ n }] = await t.db.query(`SELECT count(*)::int AS n FROM graph_nodes WHERE type = 'Project' AND canonical_key = 'apollo'`);
+      assert.equal(n, 1, 'the stored Apollo (from the manual memory) is reused');
+      // Upsert (the default): a node that does not exist yet is created.
+      const created = await add({ content: 'Kickoff notes.', link_to: 'Project:name=Hermes' });
+      assert.ok((await nodesOf(created)).some((x) => x.type === 'Project' && x.name === 'Hermes'));
+      // Lookup with on_miss error: the memory is stored but its processing fails with the reason, at once.
+      const res = await post(t, '/v1/memory', { content: 'Notes for a project that is not there.', external_user_id: 'gina',
+        link_to: { 'Project:name=Zeus': { create: 'lookup', on_miss: 'error' } } });
+      assert.equal(res.statusCode, 200, res.body);
+      const s = await settled(res.json().data[0].memoryId);
+      assert.equal(s.processing_status, 'failed');
+      assert.match(s.error, /No Project matches name=Zeus/);
+      const [job] = await t.db.query(`SELECT attempts FROM jobs WHERE payload->>'memory_id' = $1`, [s.memory_id]);
+      assert.equal(job.attempts, 1, 'an unmeetable constraint is not retried');
+    });
+
+    it('node constraints: fuzzy search reuses a near-identical stored node; set writes fixed values; lookup drops unknown ones', async () => {
+      const id = await add({
+        content: 'Ana Silvaa joined Globex Inc in Madrid.',
+        memory_policy: { node_constraints: [
+          { node_type: 'Person', search: { properties: [{ name: 'name', mode: 'fuzzy', threshold: 0.85 }] }, set: { status: { mode: 'exact', value: 'vip' } } },
+          { node_type: 'Place', create: 'lookup' },
+        ] },
+      });
+      const nodes = await nodesOf(id);
+      const ana = nodes.find((n) => n.type === 'Person');
+      assert.equal(ana?.name, 'Ana Silva', 'the misspelt name matched the stored person');
+      assert.equal(ana?.properties.status, 'vip');
+      assert.ok(!nodes.some((n) => n.type === 'Place'), 'Madrid is not stored, and lookup does not create it');
+    });
+
     it('search returns the nodes of the returned memories', async () => {
       const res = await post(t, '/v1/memory/search?max_nodes=5', { query: 'Where does Ana Silva work?', external_user_id: 'gina' });
       assert.equal(res.statusCode, 200, res.body);

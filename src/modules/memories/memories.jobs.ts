@@ -50,7 +50,11 @@ export function memoryJobs(publish: Publish, steps: ProcessingStep[] = []): Reco
             await step.run(memory, ctx);
           } catch (err) {
             const message = err instanceof Error ? err.message : String(err);
-            throw new Error(`${step.name}: ${message}`, { cause: err });
+            // Invalid input or an unmeetable constraint (`permanent`), or a model error its adapter
+            // calls not retryable: another attempt would fail the same way.
+            const e = err as { permanent?: boolean; retryable?: boolean } | null;
+            const permanent = e?.permanent === true || e?.retryable === false;
+            throw Object.assign(new Error(`${step.name}: ${message}`, { cause: err }), { permanent });
           }
         }
         await ctx.db.transaction(async (tx) => {

@@ -83,14 +83,14 @@ export async function completeJob(db: Queryable, id: string, workerId: string): 
 }
 
 /** After a failed attempt: retry at now + delayMs, or `dead` when no attempts are left. */
-export async function failJob(db: Queryable, id: string, workerId: string, error: string, delayMs: number): Promise<JobRow | undefined> {
+export async function failJob(db: Queryable, id: string, workerId: string, error: string, delayMs: number, permanent = false): Promise<JobRow | undefined> {
   const rows = await db.query<JobRow>(
     `UPDATE jobs SET
-       status = CASE WHEN attempts >= max_attempts THEN 'dead' ELSE 'failed' END,
-       run_at = CASE WHEN attempts >= max_attempts THEN run_at ELSE now() + $4 * interval '1 millisecond' END,
+       status = CASE WHEN attempts >= max_attempts OR $5::boolean THEN 'dead' ELSE 'failed' END,
+       run_at = CASE WHEN attempts >= max_attempts OR $5::boolean THEN run_at ELSE now() + $4 * interval '1 millisecond' END,
        last_error = $3, locked_by = NULL, locked_until = NULL, updated_at = now()
      WHERE id = $1 AND status = 'running' AND locked_by = $2 RETURNING ${COLUMNS}`,
-    [id, workerId, error, delayMs],
+    [id, workerId, error, delayMs, permanent],
   );
   return rows[0];
 }

@@ -64,6 +64,15 @@ export function defaultBackoff(attempt: number, baseMs = 1000): number {
   return Math.round(delay * (0.8 + Math.random() * 0.4));
 }
 
+/**
+ * A failure that another attempt cannot fix (invalid input, a constraint that cannot be met):
+ * the job is dead at once instead of retrying. Any error with `permanent: true` counts.
+ */
+export class PermanentJobError extends Error {
+  readonly permanent = true;
+}
+const isPermanent = (err: unknown) => !!err && typeof err === 'object' && (err as { permanent?: unknown }).permanent === true;
+
 const errorText = (err: unknown) => (err instanceof Error ? err.stack ?? err.message : String(err)).slice(0, 4000);
 
 /**
@@ -97,7 +106,7 @@ export function createWorker(opts: WorkerOptions): Worker {
       if (!(await completeJob(db, job.id, id))) ctx.log.warn('job finished after its lock was lost; its new holder decides');
     } catch (err) {
       const message = errorText(err);
-      const row = await failJob(db, job.id, id, message, backoff(job.attempts)).catch((e) => {
+      const row = await failJob(db, job.id, id, message, backoff(job.attempts), isPermanent(err)).catch((e) => {
         ctx.log.error({ err: e }, 'could not record a job failure');
         return undefined;
       });
