@@ -126,7 +126,7 @@ export async function buildApp({ config, db, log }: AppDeps): Promise<FastifyIns
 export function buildWorker({ config, db, log }: AppDeps): Worker {
   const graph = createGraphBuilder({
     db, log, extractor: extractorFromConfig(config),
-    schemaPolicy: async (organizationId, schemaId) => (await getActiveSchema(db, organizationId, schemaId).catch(() => null))?.memoryPolicy ?? null,
+    schema: (organizationId, schemaId) => getActiveSchema(db, organizationId, schemaId).catch(() => null),
   });
   return createWorker({
     db,

@@ -7,6 +7,8 @@ import type { ProcessingStep } from '../memories/memories.jobs.ts';
 import { applyConsent, requestedSchemaId, resolveGraphPlan } from './policy.ts';
 import type { GraphPlan } from './policy.schemas.ts';
 import { canonicalKey, nodesOfType, setMemoryEdges, setMemoryNodes, upsertNode, type NodeRow } from './graph.store.ts';
+import { extractionSchema } from './schema-bridge.ts';
+import type { ActiveSchema } from '../schemas/schemas.service.ts';
 import { applyEdgeConstraints, applyNodeConstraints, type PlannedEdge, type PlannedNode } from './constraints.ts';
 
 interface PlannedGraph {
@@ -18,8 +20,8 @@ export interface GraphBuilderDeps {
   db: Db;
   extractor: Extractor;
   log?: Logger;
-  /** The `memory_policy` of a user graph schema (null when unknown or deleted). */
-  schemaPolicy?: (organizationId: string, schemaId: string) => Promise<Record<string, unknown> | null>;
+  /** A usable user graph schema and its `memory_policy` (null when unknown, deleted or a draft). */
+  schema?: (organizationId: string, schemaId: string) => Promise<ActiveSchema | null>;
 }
 
 const memoryNode = (key: string, memoryId: string): PlannedNode => ({ key, type: 'Memory', name: memoryId, properties: { memory_id: memoryId } });
@@ -96,11 +98,15 @@ export function createGraphBuilder(deps: GraphBuilderDeps): ProcessingStep & { b
     if (!m) return { nodes: 0, edges: 0, reused: 0 };
     const graph = (m.policy?.graph ?? {}) as Record<string, unknown>;
     const schemaId = requestedSchemaId(graph);
-    const schemaPolicy = schemaId && deps.schemaPolicy ? await deps.schemaPolicy(organizationId, schemaId) : null;
-    const plan = applyConsent(planWithSchema(graph, schemaPolicy, deps.log), m.consent);
+    const active = schemaId && deps.schema ? await deps.schema(organizationId, schemaId) : null;
+    const plan = applyConsent(planWithSchema(graph, active?.memoryPolicy ?? null, deps.log), m.consent);
     const previousId = plan.mode !== 'none' ? await previousMemoryId(db, m) : undefined;
     const extraction = plan.mode === 'auto'
-      ? await extractor.extract({ content: m.content, context: m.context ?? undefined, createdAt: m.occurred_at ?? m.created_at })
+      ? await extractor.extract({
+        content: m.content, context: m.context ?? undefined, createdAt: m.occurred_at ?? m.created_at,
+        // With a schema the extractor keeps to its types and properties.
+        schema: active ? extractionSchema(active.schema) : undefined,
+      })
       : null;
     const namespaceKey = m.namespace_id ?? '';
     const planned = plan.mode === 'none' ? { nodes: [], edges: [] } : planFrom(plan, extraction, m.id, previousId);
@@ -118,7 +124,7 @@ export function createGraphBuilder(deps: GraphBuilderDeps): ProcessingStep & { b
       let reused = 0;
       const ordered = [...planned.nodes].sort((a, b) => (a.type + canonicalKey(a.name) < b.type + canonicalKey(b.name) ? -1 : 1));
       for (const n of ordered) {
-        const r = await upsertNode(tx, { id: newId(), organizationId, namespaceKey, type: n.type, name: n.name, properties: n.properties, schemaId: schemaId ?? null });
+        const r = await upsertNode(tx, { id: newId(), organizationId, namespaceKey, type: n.type, name: n.name, properties: n.properties, schemaId: active && n.type !== 'Memory' ? schemaId! : null });
         ids.set(n.key, r.id);
         if (!r.inserted) reused++;
       }

@@ -72,14 +72,20 @@ export async function setMemoryEdges(
 }
 
 /** The nodes linked to these memories, most linked first (search results' `nodes`). */
-export async function nodesOfMemories(db: Queryable, organizationId: string, memoryIds: string[], limit: number): Promise<(NodeRow & { links: number })[]> {
+export async function nodesOfMemories(db: Queryable, organizationId: string, memoryIds: string[], limit: number, schemaId?: string): Promise<(NodeRow & { links: number })[]> {
   if (!memoryIds.length || limit <= 0) return [];
+  const params: unknown[] = [organizationId, memoryIds, limit];
+  let schema = '';
+  if (schemaId) {
+    params.push(schemaId);
+    schema = `AND n.schema_id = $${params.length}`;
+  }
   return db.query(
     `SELECT ${COLUMNS.split(', ').map((c) => `n.${c}`).join(', ')}, count(*)::int AS links
      FROM memory_nodes mn JOIN graph_nodes n ON n.id = mn.node_id
-     WHERE mn.organization_id = $1 AND mn.memory_id = ANY($2::text[]) AND n.type <> 'Memory'
+     WHERE mn.organization_id = $1 AND mn.memory_id = ANY($2::text[]) AND n.type <> 'Memory' ${schema}
      GROUP BY n.id ORDER BY links DESC, n.name LIMIT $3`,
-    [organizationId, memoryIds, limit],
+    params,
   );
 }
 

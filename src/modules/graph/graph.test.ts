@@ -130,6 +130,32 @@ for (const store of testStores) {
       assert.ok(!nodes.some((n) => n.type === 'Place'), 'Madrid is not stored, and lookup does not create it');
     });
 
+    it('a user schema keeps extraction to its types, validates manual nodes at write time, and shows in search', async () => {
+      const created = await post(t, '/v1/schemas', {
+        name: 'CRM', status: 'active',
+        node_types: { Company: { properties: { name: { type: 'string', required: true } } }, Deal: { properties: { name: { type: 'string' }, stage: { type: 'string', enum_values: ['open', 'won'] } } } },
+        relationship_types: { ABOUT: { allowed_source_types: ['Memory'], allowed_target_types: ['Deal'] } },
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      const schemaId = created.json().data.id;
+      const id = await add({ content: 'Ana Silva closed the deal with Initech Corp.', memory_policy: { schema_id: schemaId } });
+      const nodes = await nodesOf(id);
+      assert.ok(nodes.length > 0 && nodes.every((n) => ['Company', 'Deal'].includes(n.type)), JSON.stringify(nodes));
+      const [row] = await t.db.query(`SELECT schema_id FROM graph_nodes n JOIN memory_nodes mn ON mn.node_id = n.id WHERE mn.memory_id = $1 LIMIT 1`, [id]);
+      assert.equal(row.schema_id, schemaId);
+      const res = await post(t, '/v1/memory/search', { query: 'Initech deal', external_user_id: 'gina', schema_id: schemaId });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.ok(res.json().data.nodes.length > 0 && res.json().data.nodes.every((n: any) => n.schema_id === schemaId));
+      assert.deepEqual(res.json().data.schemas_used, [schemaId]);
+      const bad = await post(t, '/v1/memory', { content: 'Deal update.', external_user_id: 'gina',
+        memory_policy: { mode: 'manual', schema_id: schemaId, nodes: [{ id: 'd', type: 'Deal', properties: { name: 'Big', stage: 'lost' } }, { id: 'x', type: 'Unicorn', properties: {} }] } });
+      assert.equal(bad.statusCode, 422, bad.body);
+      assert.match(JSON.stringify(bad.json().details), /Unicorn/);
+      assert.match(JSON.stringify(bad.json().details), /stage/);
+      const missing = await post(t, '/v1/memory', { content: 'x', external_user_id: 'gina', memory_policy: { schema_id: 'no-such-schema' } });
+      assert.equal(missing.statusCode, 404, missing.body);
+    });
+
     it('search returns the nodes of the returned memories', async () => {
       const res = await post(t, '/v1/memory/search?max_nodes=5', { query: 'Where does Ana Silva work?', external_user_id: 'gina' });
       assert.equal(res.statusCode, 200, res.body);

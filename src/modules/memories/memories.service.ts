@@ -16,7 +16,7 @@ import { MEMORY_PROCESS } from './memories.jobs.ts';
 import type { Publish } from '../../platform/events/index.ts';
 import type { WebhookRequest, Webhooks } from '../webhooks/webhooks.service.ts';
 import { batchStored, memoryFinished, memoryStateChanged } from './memory-events.ts';
-import { resolveGraphPlan } from '../graph/policy.ts';
+import { checkGraphPolicy } from '../graph/graph.validate.ts';
 
 export interface MemoriesDeps {
   db: Db;
@@ -106,9 +106,6 @@ export function createMemoriesService(deps: MemoriesDeps) {
       throw unprocessable('organization_id is taken from the API key and must not name another organization', { fields: ['organization_id'] });
     }
     const input = normaliseMemory(body, defaults, opts);
-    // The graph is built later, in the job; a malformed graph policy or link_to is the
-    // caller's 422 now, not a failed memory later.
-    resolveGraphPlan(input.policy.graph);
     return { input, bytes: checkSize(input.content) };
   }
 
@@ -119,6 +116,8 @@ export function createMemoriesService(deps: MemoriesDeps) {
     async add(actor: Actor, body: AddMemoryBody, opts: WriteOptions = {}): Promise<AddedMemory> {
       requirePermission(actor, 'write');
       const { input, bytes } = prepare(actor, body, {}, opts);
+      // The graph is built later, in the job; a bad graph policy is the caller's 422 now.
+      await checkGraphPolicy(db, actor, input.policy.graph);
       const hook = await deps.webhooks.check(opts.webhook_url, opts.webhook_secret);
       const [chunks] = await buildChunks([input.content], embedders);
       const row = await db.transaction((tx) => store(tx, actor, input, chunks, bytes, opts, hook));
@@ -150,6 +149,12 @@ export function createMemoriesService(deps: MemoriesDeps) {
           errors.push({ index, code: e.code, status: 'error', error: e.message, details: e.details ?? undefined });
         }
       });
+      for (let i = ok.length - 1; i >= 0; i--) {
+        await checkGraphPolicy(db, actor, ok[i].input.policy.graph).catch((err) => {
+          if (!(err instanceof AppError)) throw err;
+          errors.push({ index: ok.splice(i, 1)[0].index, code: err.code, status: 'error', error: err.message, details: err.details ?? undefined });
+        });
+      }
       // Items aimed at a namespace the caller may not write to fail here, before their users
       // are created below: a refused item must leave nothing behind.
       const namespaceProblems = new Map<string | undefined, AppError | null>();

@@ -55,7 +55,7 @@ export function phrases(query: string): string[] {
 }
 
 /** `data.nodes` of a search: the nodes linked to the returned memories, most linked first. */
-export async function resultNodes(db: Queryable, organizationId: string, memoryIds: string[], maxNodes: number) {
-  const rows = await nodesOfMemories(db, organizationId, memoryIds, maxNodes);
+export async function resultNodes(db: Queryable, organizationId: string, memoryIds: string[], maxNodes: number, schemaId?: string) {
+  const rows = await nodesOfMemories(db, organizationId, memoryIds, maxNodes, schemaId);
   return rows.map((n) => ({ label: n.type, properties: { id: n.id, name: n.name, ...n.properties }, schema_id: n.schema_id }));
 }

@@ -35,6 +35,8 @@ export interface SearchResult {
   memories: MemoryObject[];
   nodes: { label: string; properties: Record<string, unknown>; schema_id?: string | null }[];
   search_id: string;
+  /** User graph schemas of the returned nodes, when there are any. */
+  schemas_used?: string[];
 }
 
 const RERANKERS_LATER = new Set(['ranker_a', 'ranker_b', 'svc_enhanced', 'svc_max', 'cohere', 'openai', 'papr_enhanced', 'papr_max']);
@@ -127,13 +129,15 @@ export function createSearchService(deps: SearchDeps) {
           similarity_score: dense.get(row.id) ?? 0,
         }));
       }
-      const nodes = memories.length && maxNodes > 0 ? await resultNodes(db, actor.organizationId, memories.map((m) => m.id), maxNodes) : [];
+      // schema_id keeps data.nodes to that user schema's nodes; schemas_used names the schemas shown.
+      const nodes = memories.length && maxNodes > 0 ? await resultNodes(db, actor.organizationId, memories.map((m) => m.id), maxNodes, body.schema_id) : [];
+      const schemasUsed = [...new Set(nodes.map((n) => n.schema_id).filter((x): x is string => !!x))];
       await logQuery(db, {
         id: searchId, organizationId: actor.organizationId, namespaceId: scope?.namespaceId ?? null, userId: scope?.userId ?? null,
         apiKeyId: actor.apiKeyId, query: body.query, params: { limit, metadata: body.metadata ?? null }, resultCount: memories.length,
         latencyMs: performance.now() - t0,
       });
-      return { memories, nodes, search_id: searchId };
+      return { memories, nodes, search_id: searchId, ...(schemasUsed.length ? { schemas_used: schemasUsed } : {}) };
     },
   };
 }

@@ -1,0 +1,18 @@
+import type { Queryable } from '../../platform/db/index.ts';
+import type { Actor } from '../../shared/actor.ts';
+import { getActiveSchema } from '../schemas/schemas.service.ts';
+import { assertNodesMatchSchema } from '../schemas/validate.ts';
+import { resolveGraphPlan } from './policy.ts';
+
+/**
+ * Write-time checks of a memory's graph policy, so the caller gets the 422 instead of a
+ * failed memory later: the plan must resolve (policy, link_to), a named schema must be usable
+ * by this caller, and manual nodes and relationships must fit it (types, required properties,
+ * enums). Extracted graphs are kept to the schema by the extractor instead.
+ */
+export async function checkGraphPolicy(db: Queryable, actor: Actor, graph: Record<string, unknown>): Promise<void> {
+  const plan = resolveGraphPlan(graph);
+  if (!plan.schema_id) return;
+  const { schema } = await getActiveSchema(db, actor, plan.schema_id, { field: 'memory_policy.schema_id' });
+  if (plan.mode === 'manual') assertNodesMatchSchema(schema, plan.nodes, plan.relationships, { location: 'memory_policy' });
+}
