@@ -13,6 +13,10 @@
  * (texts for the embedder baseline, 2000), BENCH_DATABASE_URL (PostgreSQL server to create
  * databases on; default the local test server).
  *
+ * SEARCH_GRAPH=1 builds the knowledge graph too (memories are processed in the background;
+ * the time from the last batch to all processed is reported) and measures each size twice,
+ * plain and with enable_agentic_graph (different queries, so the embedding cache helps neither).
+ *
  * SEARCH_KEEP_DIR=<dir> keeps each store for later runs instead of throwing it away: PGlite
  * lives in <dir>/pglite, PostgreSQL in database `engram_bench_search` (with its server state
  * in <dir>/postgres), and <dir>/<store>/bench.json records the key and how many memories are
@@ -45,12 +49,14 @@ const USERS = 100;
 const WARMUP = 20; // first requests pay for JIT and cold caches
 const MAX_MEMORIES = 20; // the API's default page
 const KEPT_DB = 'engram_bench_search';
+const GRAPH = process.env.SEARCH_GRAPH === '1';
+const VARIANTS: Record<string, unknown>[] = GRAPH ? [{ enable_agentic_graph: false }, { enable_agentic_graph: true }] : [{}];
 
 for (const s of STORES) if (s !== 'pglite' && s !== 'postgres') throw new Error(`SEARCH_STORES: unknown store ${s}`);
 
 const corpus = syntheticMemories(Math.max(...SIZES), USERS);
 // One query set per size: a server keeps an LRU of query embeddings, so a repeated text would be cheaper than a new one.
-const querySets = syntheticQueries((WARMUP + QUERIES) * SIZES.length, USERS);
+const querySets = syntheticQueries((WARMUP + QUERIES) * SIZES.length * VARIANTS.length, USERS);
 const queriesFor = (i: number) => querySets.slice(i * (WARMUP + QUERIES), (i + 1) * (WARMUP + QUERIES));
 
 /** A running server on a store, and how many corpus memories that store already holds. */
@@ -81,7 +87,7 @@ async function openStore(store: Store): Promise<BenchStore> {
     KEEP_DIR && fs.writeFileSync(markerFile, JSON.stringify({ corpus: CORPUS_ID, users: USERS, key, ...state }));
   const s: BenchStore = {
     server,
-    api: memoryApi(server.url, key),
+    api: memoryApi(server.url, key, { process: GRAPH }),
     ingested: reuse ? marker.ingested : 0,
     async ingestTo(size) {
       mark({ ingested: s.ingested, pending: size });
@@ -89,6 +95,11 @@ async function openStore(store: Store): Promise<BenchStore> {
       const t0 = performance.now();
       await s.api.addAll(memories, INFLIGHT);
       const perSec = memories.length / ((performance.now() - t0) / 1000);
+      if (GRAPH) {
+        const t1 = performance.now();
+        await s.api.waitProcessed();
+        console.log(`  graph: every memory processed ${((performance.now() - t1) / 1000).toFixed(1)} s after the last batch was accepted`);
+      }
       mark({ ingested: (s.ingested = size) });
       return perSec;
     },
@@ -104,11 +115,11 @@ async function openStore(store: Store): Promise<BenchStore> {
 }
 
 /** Full-request latencies of `queries`, one at a time (so each number is one request's cost, not queueing). */
-async function searchLatencies(api: MemoryApi, queries: { user: string; query: string }[]): Promise<number[]> {
+async function searchLatencies(api: MemoryApi, queries: { user: string; query: string }[], extra: Record<string, unknown> = {}): Promise<number[]> {
   const times: number[] = [];
   for (const [i, q] of queries.entries()) {
     const t0 = performance.now();
-    await api.search({ query: q.query, external_user_id: q.user }, MAX_MEMORIES);
+    await api.search({ ...extra, query: q.query, external_user_id: q.user }, MAX_MEMORIES);
     if (i >= WARMUP) times.push(performance.now() - t0);
   }
   return times;
@@ -131,13 +142,16 @@ for (const store of STORES) {
       }
       const from = s.ingested;
       const ingestPerSec = from < size ? await s.ingestTo(size) : undefined;
-      const lat = await searchLatencies(s.api, queriesFor(i));
       const ratio = ingestPerSec === undefined ? undefined : ingestPerSec / embedder.textsPerSec;
       const ingest = ingestPerSec === undefined
         ? 'ingest: reused'
         : `ingest ${from}→${size}: ${ingestPerSec.toFixed(1)} memories/s (${(ingestPerSec / embedder.textsPerSec).toFixed(2)}× embedder)`;
-      console.log(`${label}  ${ingest}  search p50 ${fmt(median(lat))} p95 ${fmt(percentile(lat, 95))} (n=${lat.length})`);
-      results.push({ store, size, ingested_from: from, ingest_per_s: ingestPerSec, ingest_vs_embedder: ratio, search_p50_ms: median(lat), search_p95_ms: percentile(lat, 95), queries: lat.length });
+      for (const [v, extra] of VARIANTS.entries()) {
+        const lat = await searchLatencies(s.api, queriesFor(i * VARIANTS.length + v), extra);
+        const tag = GRAPH ? ` ${extra.enable_agentic_graph ? 'agentic' : 'plain'}` : '';
+        console.log(`${label}  ${ingest}  search${tag} p50 ${fmt(median(lat))} p95 ${fmt(percentile(lat, 95))} (n=${lat.length})`);
+        results.push({ store, size, ...extra, ingested_from: from, ingest_per_s: ingestPerSec, ingest_vs_embedder: ratio, search_p50_ms: median(lat), search_p95_ms: percentile(lat, 95), queries: lat.length });
+      }
     }
   } catch (err) {
     console.error(`server output (tail):\n${s.server.output().slice(-4000)}`);

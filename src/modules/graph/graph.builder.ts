@@ -6,7 +6,9 @@ import { getMemory, type MemoryRow } from '../memories/memories.store.ts';
 import type { ProcessingStep } from '../memories/memories.jobs.ts';
 import { applyConsent, requestedSchemaId, resolveGraphPlan } from './policy.ts';
 import type { GraphPlan } from './policy.schemas.ts';
-import { canonicalKey, nodesOfType, setMemoryEdges, setMemoryNodes, upsertNode, type NodeRow } from './graph.store.ts';
+import {
+  canonicalKey, existingMemoryIds, linkOwnMemoryNode, nodesOfType, previousMemoryIds, relatedMemoryIds, setMemoryEdges, setMemoryNodes, upsertNode, type NodeRow,
+} from './graph.store.ts';
 import { extractionSchema } from './schema-bridge.ts';
 import type { ActiveSchema } from '../schemas/schemas.service.ts';
 import { applyEdgeConstraints, applyNodeConstraints, type PlannedEdge, type PlannedNode } from './constraints.ts';
@@ -26,16 +28,6 @@ export interface GraphBuilderDeps {
 
 const memoryNode = (key: string, memoryId: string): PlannedNode => ({ key, type: 'Memory', name: memoryId, properties: { memory_id: memoryId } });
 
-/** The user's memory stored just before this one (for `$previous` and link_to_previous_memory). */
-async function previousMemoryId(db: Queryable, m: MemoryRow): Promise<string | undefined> {
-  const rows = await db.query<{ id: string }>(
-    `SELECT id FROM memories WHERE organization_id = $1 AND user_id = $2 AND (created_at, id) < ($3, $4)
-     ORDER BY created_at DESC, id DESC LIMIT 1`,
-    [m.organization_id, m.user_id, m.created_at, m.id],
-  );
-  return rows[0]?.id;
-}
-
 /**
  * The request's plan was validated when the memory was written; a schema's memory_policy can
  * still conflict with it (the schema changed since). Retrying cannot fix that, so the request
@@ -51,8 +43,17 @@ function planWithSchema(graph: Record<string, unknown>, schemaPolicy: Record<str
   }
 }
 
+/** Other memories this one relates to, found before planning (store queries). */
+interface MemoryRefs {
+  previous: string | undefined;
+  context: string[];
+  related: string[];
+  /** Memory ids named by relationships that exist in the organization. */
+  named: Set<string>;
+}
+
 /** Extraction (auto) or the given nodes (manual) as one planned graph around the memory. */
-function planFrom(plan: GraphPlan, extraction: Extraction | null, memoryId: string, previousId: string | undefined): PlannedGraph {
+function planFrom(plan: GraphPlan, extraction: Extraction | null, memoryId: string, refs: MemoryRefs): PlannedGraph {
   const out: PlannedGraph = { nodes: [], edges: [] };
   if (plan.mode === 'auto' && extraction) {
     for (const n of extraction.nodes) out.nodes.push({ key: n.key, type: n.type, name: n.name, properties: n.properties });
@@ -65,21 +66,29 @@ function planFrom(plan: GraphPlan, extraction: Extraction | null, memoryId: stri
       out.nodes.push({ key: n.id, type: n.type, name, properties: p });
     }
   }
-  const refs = new Set(out.nodes.map((n) => n.key));
+  const refsOf = new Set(out.nodes.map((n) => n.key));
+  const memoryKey = (id: string) => `memory:${id}`;
+  const others = new Set<string>();
   const endpoint = (ref: string): string | undefined => {
     if (ref === '$this') return '$this';
-    if (ref === '$previous') return previousId ? '$previous' : undefined;
-    return refs.has(ref) ? ref : undefined;
+    if (ref === '$previous') return refs.previous && (others.add(refs.previous), memoryKey(refs.previous));
+    if (refsOf.has(ref)) return ref;
+    return refs.named.has(ref) ? (others.add(ref), memoryKey(ref)) : undefined;
   };
   for (const r of plan.relationships) {
     const source = endpoint(r.source);
     const target = endpoint(r.target);
     if (source && target) out.edges.push({ source, target, type: r.type, properties: r.properties ?? {} });
   }
-  if (plan.link_to_previous_memory && previousId) out.edges.push({ source: '$this', target: '$previous', type: 'FOLLOWS', properties: {} });
-  const used = new Set(out.edges.flatMap((e) => [e.source, e.target]));
-  if (used.has('$this')) out.nodes.push(memoryNode('$this', memoryId));
-  if (used.has('$previous') && previousId) out.nodes.push(memoryNode('$previous', previousId));
+  const linkTo = (id: string, type: string) => {
+    others.add(id);
+    out.edges.push({ source: '$this', target: memoryKey(id), type, properties: {} });
+  };
+  if (plan.link_to_previous_memory && refs.previous) linkTo(refs.previous, 'FOLLOWS');
+  for (const id of refs.context) linkTo(id, 'IN_CONTEXT_OF');
+  for (const id of refs.related) linkTo(id, 'RELATED_TO');
+  if (out.edges.some((e) => e.source === '$this' || e.target === '$this')) out.nodes.push(memoryNode('$this', memoryId));
+  for (const id of others) out.nodes.push(memoryNode(memoryKey(id), id));
   return out;
 }
 
@@ -93,6 +102,19 @@ function planFrom(plan: GraphPlan, extraction: Extraction | null, memoryId: stri
 export function createGraphBuilder(deps: GraphBuilderDeps): ProcessingStep & { build(organizationId: string, memoryId: string): Promise<{ nodes: number; edges: number; reused: number }> } {
   const { db, extractor } = deps;
 
+  async function memoryRefs(plan: GraphPlan, m: MemoryRow): Promise<MemoryRefs> {
+    if (plan.mode === 'none') return { previous: undefined, context: [], related: [], named: new Set() };
+    const wanted = Math.max(plan.link_to_context_memories, 1);
+    const before = await previousMemoryIds(db, m, wanted);
+    const named = plan.relationships.flatMap((r) => [r.source, r.target]).filter((x) => !x.startsWith('$') && !plan.nodes.some((n) => n.id === x));
+    return {
+      previous: before[0],
+      context: before.slice(0, plan.link_to_context_memories),
+      related: await relatedMemoryIds(db, m, plan.link_to_related_memories),
+      named: await existingMemoryIds(db, m.organization_id, named),
+    };
+  }
+
   async function build(organizationId: string, memoryId: string) {
     const m = await getMemory(db, { organizationId, namespaceId: null }, memoryId);
     if (!m) return { nodes: 0, edges: 0, reused: 0 };
@@ -100,7 +122,7 @@ export function createGraphBuilder(deps: GraphBuilderDeps): ProcessingStep & { b
     const schemaId = requestedSchemaId(graph);
     const active = schemaId && deps.schema ? await deps.schema(organizationId, schemaId) : null;
     const plan = applyConsent(planWithSchema(graph, active?.memoryPolicy ?? null, deps.log), m.consent);
-    const previousId = plan.mode !== 'none' ? await previousMemoryId(db, m) : undefined;
+    const refs = await memoryRefs(plan, m);
     const extraction = plan.mode === 'auto'
       ? await extractor.extract({
         content: m.content, context: m.context ?? undefined, createdAt: m.occurred_at ?? m.created_at,
@@ -109,7 +131,7 @@ export function createGraphBuilder(deps: GraphBuilderDeps): ProcessingStep & { b
       })
       : null;
     const namespaceKey = m.namespace_id ?? '';
-    const planned = plan.mode === 'none' ? { nodes: [], edges: [] } : planFrom(plan, extraction, m.id, previousId);
+    const planned = plan.mode === 'none' ? { nodes: [], edges: [] } : planFrom(plan, extraction, m.id, refs);
     if (plan.mode === 'auto' && (plan.node_constraints.length || plan.edge_constraints.length)) {
       const cache = new Map<string, Promise<NodeRow[]>>();
       const candidates = (type: string) => {
@@ -128,8 +150,10 @@ export function createGraphBuilder(deps: GraphBuilderDeps): ProcessingStep & { b
         ids.set(n.key, r.id);
         if (!r.inserted) reused++;
       }
-      const linked = planned.nodes.filter((n) => n.key !== '$previous').map((n) => ids.get(n.key)!);
+      // This memory links to its own nodes; another memory's Memory node belongs to that memory.
+      const linked = planned.nodes.filter((n) => !n.key.startsWith('memory:')).map((n) => ids.get(n.key)!);
       await setMemoryNodes(tx, organizationId, m.id, [...new Set(linked)]);
+      for (const n of planned.nodes) if (n.key.startsWith('memory:')) await linkOwnMemoryNode(tx, organizationId, n.name, ids.get(n.key)!);
       const edges = planned.edges
         .filter((e) => ids.has(e.source) && ids.has(e.target) && ids.get(e.source) !== ids.get(e.target))
         .map((e) => ({ id: newId(), source: ids.get(e.source)!, target: ids.get(e.target)!, type: e.type, properties: e.properties }));

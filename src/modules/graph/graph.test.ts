@@ -156,6 +156,26 @@ for (const store of testStores) {
       assert.equal(missing.statusCode, 404, missing.body);
     });
 
+    it('links to related memories, the conversation context ($context:N) and memories named by id', async () => {
+      const a = await add({ content: 'Rowing practice on the river at dawn.', external_user_id: 'rui' });
+      const b = await add({ content: 'Bought a new carbon rowing oar.', external_user_id: 'rui' });
+      await add({ content: 'Tax forms are due in April.', external_user_id: 'rui' });
+      const target = (id: string, type: string) => t.db.query<{ name: string }>(
+        `SELECT d.name FROM graph_edges e JOIN graph_nodes d ON d.id = e.target_id WHERE e.memory_id = $1 AND e.type = $2 ORDER BY d.name`, [id, type]);
+      const r = await add({ content: 'Rowing race next week on the river.', external_user_id: 'rui', memory_policy: { link_to_related_memories: 2 } });
+      const related = (await target(r, 'RELATED_TO')).map((x) => x.name);
+      assert.equal(related.length, 2);
+      assert.ok(related.includes(a), 'the most similar memory is linked');
+      const c = await add({ content: 'Follow-up.', external_user_id: 'rui', link_to: '$context:2' });
+      assert.equal((await target(c, 'IN_CONTEXT_OF')).length, 2);
+      const cites = await add({ content: 'See the oar note.', external_user_id: 'rui', memory_policy: { mode: 'manual', relationships: [{ source: '$this', target: b, type: 'CITES' }] } });
+      assert.deepEqual((await target(cites, 'CITES')).map((x) => x.name), [b]);
+      // Deleting the cited memory takes its Memory node and the relationship to it along.
+      assert.equal((await t.app.inject({ method: 'DELETE', url: `/v1/memory/${b}`, headers: { 'x-api-key': t.key } })).statusCode, 200);
+      assert.deepEqual(await target(cites, 'CITES'), []);
+      assert.deepEqual(await t.db.query(`SELECT 1 FROM graph_nodes WHERE type = 'Memory' AND name = $1`, [b]), []);
+    });
+
     it('search returns the nodes of the returned memories', async () => {
       const res = await post(t, '/v1/memory/search?max_nodes=5', { query: 'Where does Ana Silva work?', external_user_id: 'gina' });
       assert.equal(res.statusCode, 200, res.body);
