@@ -197,6 +197,28 @@ for (const store of testStores) {
       assert.ok(agentic >= 0 && (plain < 0 || agentic < plain), `ranked ${agentic} with the graph, ${plain} without`);
     });
 
+    it('search_override runs a structured graph query: pattern, direction, filters, return_properties', async () => {
+      const ask = (override: object, key = t.key) => post(t, '/v1/memory/search?max_memories=3', { query: 'employment history', external_user_id: 'gina', search_override: override }, key);
+      const res = await ask({
+        pattern: { source_label: 'Person', relationship_type: 'WORKS_AT', target_label: 'Organization', direction: '->' },
+        filters: [{ node_type: 'Person', property_name: 'name', operator: 'STARTS_WITH', value: 'ana' }],
+        return_properties: ['name'],
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      const { memories, nodes } = res.json().data;
+      assert.equal(memories[0].content, 'Ana Silva works at Acme Corp in Lisbon.');
+      assert.deepEqual(nodes.map((n: any) => `${n.label}:${n.properties.name}`).sort(), ['Organization:Acme Corp', 'Person:Ana Silva']);
+      assert.ok(nodes.every((n: any) => Object.keys(n.properties).sort().join() === 'id,name'));
+      // The reverse direction matches nothing; '-' matches either way.
+      const reversed = await ask({ pattern: { source_label: 'Person', relationship_type: 'WORKS_AT', target_label: 'Organization', direction: '<-' } });
+      assert.deepEqual(reversed.json().data.nodes, []);
+      const either = await ask({ pattern: { source_label: 'Organization', relationship_type: 'WORKS_AT', target_label: 'Person', direction: '-' },
+        filters: [{ node_type: 'Organization', property_name: 'name', operator: 'IN', value: ['acme corp'] }] });
+      assert.equal(either.json().data.memories[0].content, 'Ana Silva works at Acme Corp in Lisbon.');
+      const bad = await ask({ filters: [] });
+      assert.equal(bad.statusCode, 422, bad.body);
+    });
+
     it('deleting a memory removes its links, relationships and orphaned nodes', async () => {
       const id = await add({ content: 'Diego Ramos visited Kyoto.' });
       assert.ok((await nodesOf(id)).some((n) => n.name === 'Diego Ramos'));
@@ -215,6 +237,10 @@ for (const store of testStores) {
       const ids = res.json().data.memories.map((m: { id: string }) => m.id);
       assert.deepEqual(ids, [theirs]);
       assert.ok(res.json().data.nodes.every((x: any) => x.properties.name !== 'Acme Corp'), 'no node of the other organization');
+      const o = await post(t, '/v1/memory/search?max_memories=20', { query: 'work', external_user_id: 'gina',
+        search_override: { pattern: { source_label: 'Person', relationship_type: 'WORKS_AT', target_label: 'Organization' } } }, b.key);
+      assert.deepEqual(o.json().data.memories.map((m: { id: string }) => m.id), [theirs]);
+      assert.deepEqual(o.json().data.nodes.map((x: any) => x.properties.name).sort(), ['Ana Silva', 'Beta Labs']);
     });
   });
 }

@@ -1,6 +1,7 @@
 import type { Queryable } from '../../platform/db/index.ts';
 import type { Extractor } from '../../platform/models/extractor.ts';
-import { canonicalKey, expandNodes, matchNodes, memoriesOfNodes, nodesOfMemories } from '../graph/graph.store.ts';
+import { canonicalKey, expandNodes, matchNodes, memoriesOfNodes, nodesOfMemories, overrideMatches, type NodeRow } from '../graph/graph.store.ts';
+import type { SearchOverride } from './search.schemas.ts';
 import type { Ranked } from './fusion.ts';
 import { STOP_WORDS } from './analyzer.ts';
 import { visibleMemories, type SearchScope } from './search.store.ts';
@@ -57,5 +58,32 @@ export function phrases(query: string): string[] {
 /** `data.nodes` of a search: the nodes linked to the returned memories, most linked first. */
 export async function resultNodes(db: Queryable, organizationId: string, memoryIds: string[], maxNodes: number, schemaId?: string) {
   const rows = await nodesOfMemories(db, organizationId, memoryIds, maxNodes, schemaId);
-  return rows.map((n) => ({ label: n.type, properties: { id: n.id, name: n.name, ...n.properties }, schema_id: n.schema_id }));
+  return rows.map((n) => nodeView(n));
+}
+
+/** A node as search responses show it; `only` keeps just those properties (and the id). */
+export function nodeView(n: NodeRow, only?: string[]) {
+  const all: Record<string, unknown> = { id: n.id, name: n.name, ...n.properties };
+  const properties = only?.length ? Object.fromEntries(Object.entries(all).filter(([k]) => k === 'id' || only.includes(k))) : all;
+  return { label: n.type, properties, schema_id: n.schema_id };
+}
+
+/**
+ * `search_override`: the caller's structured graph query instead of the generated one. The
+ * memories that produced matching relationships score by how many matches they produced (only
+ * those the scope can read); the matched end nodes become `data.nodes`.
+ */
+export async function overrideSignal(db: Queryable, scope: SearchScope, o: SearchOverride, limit: number) {
+  const rows = await overrideMatches(db, {
+    organizationId: scope.organizationId, namespaceKey: scope.namespaceId ?? null,
+    sourceLabel: o.pattern.source_label, relationshipType: o.pattern.relationship_type, targetLabel: o.pattern.target_label,
+    direction: o.pattern.direction, filters: o.filters ?? [],
+  });
+  const raw = new Map<string, number>();
+  for (const r of rows) raw.set(r.memory_id, (raw.get(r.memory_id) ?? 0) + 1);
+  const visible = await visibleMemories(db, scope, [...raw.keys()]);
+  const scores: Ranked = new Map([...raw.entries()].filter(([id]) => visible.has(id)).sort((a, b) => b[1] - a[1]).slice(0, limit));
+  const nodes = new Map<string, NodeRow>();
+  for (const r of rows) if (scores.has(r.memory_id)) for (const n of [r.source, r.target]) nodes.set(n.id, n);
+  return { scores, nodes: [...nodes.values()].map((n) => nodeView(n, o.return_properties)) };
 }

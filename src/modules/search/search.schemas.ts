@@ -21,6 +21,25 @@ export const omoFilter = z.object({
   exclude_flagged: z.boolean().optional(),
 });
 
+const label = z.string().min(1).max(100);
+/** A structured graph query run instead of the generated one (client `search_override`). */
+export const searchOverride = z.object({
+  pattern: z.object({
+    source_label: label,
+    relationship_type: label,
+    target_label: label,
+    direction: z.enum(['->', '<-', '-']).default('->').describe('-> source to target, <- target to source, - either'),
+  }),
+  filters: z.array(z.object({
+    node_type: label,
+    property_name: z.string().min(1).max(100),
+    operator: z.enum(['CONTAINS', 'EQUALS', 'STARTS_WITH', 'IN']),
+    value: z.union([z.string().max(1000), z.array(z.string().max(1000)).max(100), z.number(), z.boolean()]),
+  })).max(20).optional(),
+  return_properties: z.array(z.string().min(1).max(100)).max(50).optional().describe('Node properties to return (default all)'),
+});
+export type SearchOverride = z.infer<typeof searchOverride>;
+
 export const searchBody = z.object({
   query: z.string().trim().min(1, 'query must not be empty').max(10000),
   enable_agentic_graph: z.boolean().optional(),
@@ -31,7 +50,7 @@ export const searchBody = z.object({
   schema_id: z.string().max(512).optional(),
   metadata: memoryMetadata.optional().describe('Filter: every given key must match (custom keys and customMetadata too)'),
   search_acl: aclConfig.optional(),
-  search_override: z.unknown().optional(),
+  search_override: searchOverride.optional(),
   omo_filter: omoFilter.optional(),
   reranking_config: rerankingConfig.optional(),
   rank_results: z.boolean().optional().describe('Deprecated: use reranking_config'),

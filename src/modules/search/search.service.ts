@@ -14,7 +14,7 @@ import { fuse, type FusionWeights } from './fusion.ts';
 import type { SearchBody } from './search.schemas.ts';
 import { bm25, logQuery, nearest, sessionNeighbours, sharedWith, type Bm25Params, type SearchScope } from './search.store.ts';
 import { withNeighbourContext } from './context.ts';
-import { graphSignal, resultNodes } from './graph-signal.ts';
+import { graphSignal, overrideSignal, resultNodes } from './graph-signal.ts';
 import type { Extractor } from '../../platform/models/extractor.ts';
 
 export interface SearchDeps {
@@ -95,6 +95,7 @@ export function createSearchService(deps: SearchDeps) {
       const scope = await resolveScope(actor, body);
       const limit = Math.min(200, body.limit ?? maxMemories);
       let memories: MemoryObject[] = [];
+      let overrideNodes: SearchResult['nodes'] | null = null;
       if (scope) {
         const n = Math.max(deps.candidates, limit);
         const { primary, secondary } = deps.embedders;
@@ -107,8 +108,13 @@ export function createSearchService(deps: SearchDeps) {
         ]);
         // After the others, not beside them: PGlite runs one statement at a time anyway, and the
         // graph signal is the optional, slower one.
-        const graphWeight = deps.weights.graph ?? 0;
-        const graph = body.enable_agentic_graph && deps.extractor && graphWeight > 0 ? await graphSignal(db, deps.extractor, scope, body.query, n) : new Map<string, number>();
+        // An explicit structured query (search_override) replaces the generated one and, being
+        // the caller's own graph question, weighs as much as all other signals together.
+        const override = body.search_override ? await overrideSignal(db, scope, body.search_override, n) : null;
+        if (override) overrideNodes = override.nodes;
+        const graphWeight = override ? 1 : (deps.weights.graph ?? 0);
+        const graph = override?.scores
+          ?? (body.enable_agentic_graph && deps.extractor && graphWeight > 0 ? await graphSignal(db, deps.extractor, scope, body.query, n) : new Map<string, number>());
         const fused = fuse([
           { scores: lexical, weight: deps.weights.bm25 },
           { scores: dense, weight: deps.weights.dense },
@@ -130,7 +136,9 @@ export function createSearchService(deps: SearchDeps) {
         }));
       }
       // schema_id keeps data.nodes to that user schema's nodes; schemas_used names the schemas shown.
-      const nodes = memories.length && maxNodes > 0 ? await resultNodes(db, actor.organizationId, memories.map((m) => m.id), maxNodes, body.schema_id) : [];
+      const nodes = overrideNodes
+        ? overrideNodes.filter((x) => !body.schema_id || x.schema_id === body.schema_id).slice(0, maxNodes)
+        : memories.length && maxNodes > 0 ? await resultNodes(db, actor.organizationId, memories.map((m) => m.id), maxNodes, body.schema_id) : [];
       const schemasUsed = [...new Set(nodes.map((n) => n.schema_id).filter((x): x is string => !!x))];
       await logQuery(db, {
         id: searchId, organizationId: actor.organizationId, namespaceId: scope?.namespaceId ?? null, userId: scope?.userId ?? null,
