@@ -124,8 +124,10 @@ export async function buildApp({ config, db, log }: AppDeps): Promise<FastifyIns
  * always runs in the server process). Not started: the caller starts and stops it.
  */
 export function buildWorker({ config, db, log }: AppDeps): Worker {
+  // Loaded on the first semantic constraint match only; cached, since stored names repeat.
+  const primary = embeddersFromConfig(config).query.primary;
   const graph = createGraphBuilder({
-    db, log, extractor: extractorFromConfig(config),
+    db, log, extractor: extractorFromConfig(config), embed: (texts) => primary.embed(texts),
     schema: (organizationId, schemaId) => getActiveSchema(db, organizationId, schemaId).catch(() => null),
   });
   return createWorker({

@@ -22,6 +22,9 @@ export interface PlannedEdge {
 /** Stored nodes of a type in the memory's organization and namespace (cached per build). */
 export type Candidates = (type: string) => Promise<NodeRow[]>;
 
+/** Cosine similarity of `text` to each of `others` with the embedder (semantic matching). */
+export type Similarity = (text: string, others: string[]) => Promise<number[]>;
+
 /** A constraint that cannot be met (`on_miss: error`): the memory fails with this reason. */
 export class ConstraintError extends AppError {
   /** Another attempt would miss the same way (the job is dead at once). */
@@ -59,8 +62,8 @@ export function fuzzyRatio(a: string, b: string): number {
 }
 
 /**
- * Word-level cosine of two strings: the `semantic` mode until the worker holds an embedder
- * (docs/graph.md, "Not yet"); it already treats "Acme Corporation" and "the Acme corp" alike.
+ * Word-level cosine of two strings: `semantic` matching when no embedder is at hand (unit
+ * use); it treats "Acme Corporation" and "the Acme corporation" alike.
  */
 export function wordCosine(a: string, b: string): number {
   const bag = (s: string) => {
@@ -86,12 +89,22 @@ function matches(p: PropertyMatch, wanted: unknown, candidate: NodeRow): boolean
   return score >= (p.threshold ?? DEFAULT_THRESHOLD[p.mode]);
 }
 
+/** The most similar candidate by embedding, if it reaches the threshold. */
+async function semanticMatch(p: PropertyMatch, wanted: unknown, pool: NodeRow[], similarity: Similarity): Promise<NodeRow | undefined> {
+  const withValue = pool.filter((n) => propsOf(n)[p.name] !== undefined);
+  if (wanted === undefined || !withValue.length) return undefined;
+  const sims = await similarity(String(wanted), withValue.map((n) => String(propsOf(n)[p.name])));
+  let best = -1;
+  sims.forEach((x, i) => (best = best < 0 || x > sims[best] ? i : best));
+  return sims[best] >= (p.threshold ?? DEFAULT_THRESHOLD.semantic) ? withValue[best] : undefined;
+}
+
 /** The first stored node matching the search properties in priority order (first property that matches wins). */
-async function findExisting(c: NodeConstraint, valueOf: (p: PropertyMatch) => unknown, candidates: Candidates): Promise<NodeRow | undefined> {
+async function findExisting(c: NodeConstraint, valueOf: (p: PropertyMatch) => unknown, candidates: Candidates, similarity?: Similarity): Promise<NodeRow | undefined> {
   const pool = await candidates(c.node_type);
   for (const p of c.search?.properties ?? []) {
     const wanted = valueOf(p);
-    const hit = pool.find((n) => matches(p, wanted, n));
+    const hit = p.mode === 'semantic' && similarity ? await semanticMatch(p, wanted, pool, similarity) : pool.find((n) => matches(p, wanted, n));
     if (hit) return hit;
   }
   return undefined;
@@ -107,18 +120,19 @@ export function fixedValues(set: Record<string, SetValue> | undefined): Record<s
  * - a constraint whose search gives values (`link_to: Person:name=Ana`) names a node to link
  *   the memory to: the stored match, or a new node (upsert), or nothing / an error (lookup);
  * - otherwise every planned node of its type that satisfies `when` is matched against stored
- *   nodes by the search properties (exact, fuzzy ratio, word cosine; thresholds as given):
+ *   nodes by the search properties (exact; fuzzy Levenshtein ratio; semantic embedding cosine,
+ *   or word cosine without an embedder; thresholds as given):
  *   a match makes it that node (so the upsert reuses it); no match with `create: lookup`
  *   drops it (`on_miss: ignore`) or fails the memory (`on_miss: error`);
  * - fixed `set` values are written on the nodes it applies to.
  */
-export async function applyNodeConstraints(nodes: PlannedNode[], constraints: NodeConstraint[], candidates: Candidates): Promise<PlannedNode[]> {
+export async function applyNodeConstraints(nodes: PlannedNode[], constraints: NodeConstraint[], candidates: Candidates, similarity?: Similarity): Promise<PlannedNode[]> {
   let out = [...nodes];
   for (const [i, c] of constraints.entries()) {
     const given = (c.search?.properties ?? []).filter((p) => p.value !== undefined);
     const set = fixedValues(c.set);
     if (given.length) {
-      const hit = await findExisting(c, (p) => p.value, candidates);
+      const hit = await findExisting(c, (p) => p.value, candidates, similarity);
       if (hit) {
         out.push({ key: `constraint:${i}`, type: hit.type, name: hit.name, properties: set, existing: true });
       } else if (c.create === 'upsert') {
@@ -136,7 +150,7 @@ export async function applyNodeConstraints(nodes: PlannedNode[], constraints: No
         kept.push(n);
         continue;
       }
-      const hit = c.search ? await findExisting(c, (p) => propsOf(n)[p.name], candidates) : undefined;
+      const hit = c.search ? await findExisting(c, (p) => propsOf(n)[p.name], candidates, similarity) : undefined;
       if (hit) {
         kept.push({ ...n, name: hit.name, properties: { ...n.properties, ...set }, existing: true });
       } else if (c.create === 'lookup') {

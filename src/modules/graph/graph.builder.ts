@@ -22,8 +22,22 @@ export interface GraphBuilderDeps {
   db: Db;
   extractor: Extractor;
   log?: Logger;
+  /** Embeds names for `semantic` constraint matching (the primary embedder, cached). */
+  embed?: (texts: string[]) => Promise<number[][]>;
   /** A usable user graph schema and its `memory_policy` (null when unknown, deleted or a draft). */
   schema?: (organizationId: string, schemaId: string) => Promise<ActiveSchema | null>;
+}
+
+function cosine(a: number[], b: number[]): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i] * b[i];
+    na += a[i] * a[i];
+    nb += b[i] * b[i];
+  }
+  return na && nb ? dot / Math.sqrt(na * nb) : 0;
 }
 
 const memoryNode = (key: string, memoryId: string): PlannedNode => ({ key, type: 'Memory', name: memoryId, properties: { memory_id: memoryId } });
@@ -102,6 +116,14 @@ function planFrom(plan: GraphPlan, extraction: Extraction | null, memoryId: stri
 export function createGraphBuilder(deps: GraphBuilderDeps): ProcessingStep & { build(organizationId: string, memoryId: string): Promise<{ nodes: number; edges: number; reused: number }> } {
   const { db, extractor } = deps;
 
+  const embed = deps.embed;
+  const similarity = embed
+    ? async (text: string, others: string[]) => {
+      const [q, ...vs] = await embed([text, ...others]);
+      return vs.map((v) => cosine(q, v));
+    }
+    : undefined;
+
   async function memoryRefs(plan: GraphPlan, m: MemoryRow): Promise<MemoryRefs> {
     if (plan.mode === 'none') return { previous: undefined, context: [], related: [], named: new Set() };
     const wanted = Math.max(plan.link_to_context_memories, 1);
@@ -138,7 +160,7 @@ export function createGraphBuilder(deps: GraphBuilderDeps): ProcessingStep & { b
         if (!cache.has(type)) cache.set(type, nodesOfType(db, organizationId, namespaceKey, type));
         return cache.get(type)!;
       };
-      planned.nodes = await applyNodeConstraints(planned.nodes, plan.node_constraints, candidates);
+      planned.nodes = await applyNodeConstraints(planned.nodes, plan.node_constraints, candidates, similarity);
       planned.edges = applyEdgeConstraints(planned.edges, planned.nodes, plan.edge_constraints);
     }
     return db.transaction(async (tx) => {
