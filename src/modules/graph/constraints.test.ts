@@ -30,12 +30,12 @@ describe('graph constraints', () => {
   });
 
   it('a search with values links to the stored node, creates it (upsert) or fails (lookup + error)', async () => {
-    const linked = await applyNodeConstraints([], [{ node_type: 'Person', search: { properties: [{ name: 'email', mode: 'exact', value: 'ana@x.io' }] }, create: 'lookup', on_miss: 'ignore' }], candidates);
+    const linked = await applyNodeConstraints([], [{ node_type: 'Person', search: { properties: [{ name: 'email', mode: 'exact', value: 'ana@x.io' }] }, create: 'lookup', on_miss: 'ignore' }], { candidates });
     assert.deepEqual(linked.map((n) => [n.name, n.existing]), [['Ana Silva', true]]);
-    const created = await applyNodeConstraints([], [{ node_type: 'Person', search: { properties: [{ name: 'name', mode: 'exact', value: 'Bo' }] }, create: 'upsert', on_miss: 'create' }], candidates);
+    const created = await applyNodeConstraints([], [{ node_type: 'Person', search: { properties: [{ name: 'name', mode: 'exact', value: 'Bo' }] }, create: 'upsert', on_miss: 'create' }], { candidates });
     assert.deepEqual(created.map((n) => [n.type, n.name, n.existing]), [['Person', 'Bo', undefined]]);
     await assert.rejects(
-      applyNodeConstraints([], [{ node_type: 'Person', search: { properties: [{ name: 'name', mode: 'exact', value: 'Bo' }] }, create: 'lookup', on_miss: 'error' }], candidates),
+      applyNodeConstraints([], [{ node_type: 'Person', search: { properties: [{ name: 'name', mode: 'exact', value: 'Bo' }] }, create: 'lookup', on_miss: 'error' }], { candidates }),
       (e: unknown) => e instanceof ConstraintError && (e as ConstraintError).permanent,
     );
   });
@@ -46,7 +46,7 @@ describe('graph constraints', () => {
       [
         { node_type: 'Company', search: { properties: [{ name: 'name', mode: 'semantic', threshold: 0.8 }] }, set: { tier: { mode: 'exact', value: 'gold' }, notes: { mode: 'auto' } }, create: 'lookup', on_miss: 'ignore' },
       ],
-      candidates,
+      { candidates },
     );
     assert.deepEqual(out.map((n) => [n.key, n.name, n.properties.tier ?? null]), [['a', 'Acme Corporation', 'gold'], ['c', 'Zed', null]]);
   });

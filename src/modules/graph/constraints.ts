@@ -1,5 +1,5 @@
 import { AppError } from '../../shared/errors.ts';
-import type { NodeConstraint, EdgeConstraint, PropertyMatch, SetValue, WhenCondition } from './policy.schemas.ts';
+import type { NodeConstraint, EdgeConstraint, PropertyMatch, SetValue, ViaRelationship, WhenCondition } from './policy.schemas.ts';
 import { DEFAULT_THRESHOLD } from './policy.schemas.ts';
 import { canonicalKey, type NodeRow } from './graph.store.ts';
 
@@ -21,6 +21,9 @@ export interface PlannedEdge {
 
 /** Stored nodes of a type in the memory's organization and namespace (cached per build). */
 export type Candidates = (type: string) => Promise<NodeRow[]>;
+
+/** Neighbours of stored nodes over one relationship type (for `via_relationship` searches). */
+export type Neighbours = (nodeIds: string[], v: ViaRelationship) => Promise<Map<string, NodeRow[]>>;
 
 /** Cosine similarity of `text` to each of `others` with the embedder (semantic matching). */
 export type Similarity = (text: string, others: string[]) => Promise<number[]>;
@@ -99,12 +102,38 @@ async function semanticMatch(p: PropertyMatch, wanted: unknown, pool: NodeRow[],
   return sims[best] >= (p.threshold ?? DEFAULT_THRESHOLD.semantic) ? withValue[best] : undefined;
 }
 
-/** The first stored node matching the search properties in priority order (first property that matches wins). */
-async function findExisting(c: NodeConstraint, valueOf: (p: PropertyMatch) => unknown, candidates: Candidates, similarity?: Similarity): Promise<NodeRow | undefined> {
-  const pool = await candidates(c.node_type);
-  for (const p of c.search?.properties ?? []) {
+/** Matching services: stored candidates, and optionally relationships and an embedder. */
+export interface MatchContext {
+  candidates: Candidates;
+  neighbours?: Neighbours;
+  similarity?: Similarity;
+}
+
+/** Keep the stored nodes that have, for every `via` step, a neighbour matching its target search. */
+async function throughRelationships(pool: NodeRow[], via: ViaRelationship[], neighbours: Neighbours): Promise<NodeRow[]> {
+  let kept = pool;
+  for (const v of via) {
+    const next = await neighbours(kept.map((n) => n.id), v);
+    const wanted = v.target_search?.properties ?? [];
+    kept = kept.filter((n) => (next.get(n.id) ?? []).some((t) => wanted.every((p) => p.value === undefined || matches(p, p.value, t))));
+  }
+  return kept;
+}
+
+/**
+ * The stored node a constraint's search finds: among nodes of the type (narrowed by every
+ * `via_relationship` step), the first match of the properties in priority order; with only
+ * relationship steps, the first node they leave.
+ */
+async function findExisting(c: NodeConstraint, valueOf: (p: PropertyMatch) => unknown, ctx: MatchContext): Promise<NodeRow | undefined> {
+  let pool = await ctx.candidates(c.node_type);
+  const via = c.search?.via_relationship ?? [];
+  if (via.length && ctx.neighbours) pool = await throughRelationships(pool, via, ctx.neighbours);
+  const props = c.search?.properties ?? [];
+  if (!props.length) return via.length ? pool[0] : undefined;
+  for (const p of props) {
     const wanted = valueOf(p);
-    const hit = p.mode === 'semantic' && similarity ? await semanticMatch(p, wanted, pool, similarity) : pool.find((n) => matches(p, wanted, n));
+    const hit = p.mode === 'semantic' && ctx.similarity ? await semanticMatch(p, wanted, pool, ctx.similarity) : pool.find((n) => matches(p, wanted, n));
     if (hit) return hit;
   }
   return undefined;
@@ -126,21 +155,24 @@ export function fixedValues(set: Record<string, SetValue> | undefined): Record<s
  *   drops it (`on_miss: ignore`) or fails the memory (`on_miss: error`);
  * - fixed `set` values are written on the nodes it applies to.
  */
-export async function applyNodeConstraints(nodes: PlannedNode[], constraints: NodeConstraint[], candidates: Candidates, similarity?: Similarity): Promise<PlannedNode[]> {
+export async function applyNodeConstraints(nodes: PlannedNode[], constraints: NodeConstraint[], ctx: MatchContext): Promise<PlannedNode[]> {
   let out = [...nodes];
   for (const [i, c] of constraints.entries()) {
     const given = (c.search?.properties ?? []).filter((p) => p.value !== undefined);
+    // A relationship-only search (Type.via(...)) names its node through the relationship.
+    const viaOnly = !(c.search?.properties ?? []).length && !!c.search?.via_relationship?.length;
     const set = fixedValues(c.set);
-    if (given.length) {
-      const hit = await findExisting(c, (p) => p.value, candidates, similarity);
+    if (given.length || viaOnly) {
+      const hit = await findExisting(c, (p) => p.value, ctx);
       if (hit) {
         out.push({ key: `constraint:${i}`, type: hit.type, name: hit.name, properties: set, existing: true });
-      } else if (c.create === 'upsert') {
+      } else if (c.create === 'upsert' && given.length) {
         const values = Object.fromEntries(given.map((p) => [p.name, p.value]));
         const name = String(values.name ?? given[0].value);
         out.push({ key: `constraint:${i}`, type: c.node_type, name, properties: { ...values, ...set } });
       } else if (c.on_miss === 'error') {
-        throw new ConstraintError(`No ${c.node_type} matches ${given.map((p) => `${p.name}=${p.value}`).join(', ')}`, { node_type: c.node_type });
+        const what = given.length ? given.map((p) => `${p.name}=${p.value}`).join(', ') : `through ${c.search!.via_relationship!.map((v) => v.edge_type).join(', ')}`;
+        throw new ConstraintError(`No ${c.node_type} matches ${what}`, { node_type: c.node_type });
       }
       continue;
     }
@@ -150,7 +182,7 @@ export async function applyNodeConstraints(nodes: PlannedNode[], constraints: No
         kept.push(n);
         continue;
       }
-      const hit = c.search ? await findExisting(c, (p) => propsOf(n)[p.name], candidates, similarity) : undefined;
+      const hit = c.search ? await findExisting(c, (p) => propsOf(n)[p.name], ctx) : undefined;
       if (hit) {
         kept.push({ ...n, name: hit.name, properties: { ...n.properties, ...set }, existing: true });
       } else if (c.create === 'lookup') {

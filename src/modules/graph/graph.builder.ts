@@ -5,9 +5,9 @@ import { newId } from '../../shared/ids.ts';
 import { getMemory, type MemoryRow } from '../memories/memories.store.ts';
 import type { ProcessingStep } from '../memories/memories.jobs.ts';
 import { applyConsent, requestedSchemaId, resolveGraphPlan } from './policy.ts';
-import type { GraphPlan } from './policy.schemas.ts';
+import type { GraphPlan, ViaRelationship } from './policy.schemas.ts';
 import {
-  canonicalKey, existingMemoryIds, linkOwnMemoryNode, nodesOfType, previousMemoryIds, relatedMemoryIds, setMemoryEdges, setMemoryNodes, upsertNode, type NodeRow,
+  canonicalKey, existingMemoryIds, linkOwnMemoryNode, neighboursVia, nodesOfType, previousMemoryIds, relatedMemoryIds, setMemoryEdges, setMemoryNodes, upsertNode, type NodeRow,
 } from './graph.store.ts';
 import { extractionSchema } from './schema-bridge.ts';
 import type { ActiveSchema } from '../schemas/schemas.service.ts';
@@ -160,7 +160,8 @@ export function createGraphBuilder(deps: GraphBuilderDeps): ProcessingStep & { b
         if (!cache.has(type)) cache.set(type, nodesOfType(db, organizationId, namespaceKey, type));
         return cache.get(type)!;
       };
-      planned.nodes = await applyNodeConstraints(planned.nodes, plan.node_constraints, candidates, similarity);
+      const neighbours = (ids: string[], v: ViaRelationship) => neighboursVia(db, organizationId, ids, v);
+      planned.nodes = await applyNodeConstraints(planned.nodes, plan.node_constraints, { candidates, neighbours, similarity });
       planned.edges = applyEdgeConstraints(planned.edges, planned.nodes, plan.edge_constraints);
     }
     return db.transaction(async (tx) => {

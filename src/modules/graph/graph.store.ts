@@ -258,3 +258,28 @@ export async function overrideMatches(
     params,
   );
 }
+
+/**
+ * For each of `nodeIds`, its neighbours of `targetType` over `edgeType` (outgoing: the node is
+ * the source; incoming: the target; both), for `Type.via(EDGE->Target:prop)` searches.
+ */
+export async function neighboursVia(
+  db: Queryable,
+  organizationId: string,
+  nodeIds: string[],
+  v: { edge_type: string; target_type: string; direction: 'outgoing' | 'incoming' | 'both' },
+): Promise<Map<string, NodeRow[]>> {
+  const out = new Map<string, NodeRow[]>();
+  if (!nodeIds.length) return out;
+  const sides = v.direction === 'outgoing' ? [['source_id', 'target_id']] : v.direction === 'incoming' ? [['target_id', 'source_id']] : [['source_id', 'target_id'], ['target_id', 'source_id']];
+  for (const [mine, theirs] of sides) {
+    const rows = await db.query<NodeRow & { from_id: string }>(
+      `SELECT e.${mine} AS from_id, ${COLUMNS.split(', ').map((c) => `n.${c}`).join(', ')}
+       FROM graph_edges e JOIN graph_nodes n ON n.id = e.${theirs}
+       WHERE e.organization_id = $1 AND e.${mine} = ANY($2::text[]) AND e.type = $3 AND n.type = $4`,
+      [organizationId, nodeIds, v.edge_type, v.target_type],
+    );
+    for (const { from_id, ...n } of rows) out.set(from_id, [...(out.get(from_id) ?? []), n]);
+  }
+  return out;
+}

@@ -185,6 +185,12 @@ for (const store of testStores) {
       assert.deepEqual(orgs, ['Acme Corp'], 'linked to the stored Acme Corp, no new node');
     });
 
+    it('link_to Type.via(EDGE->Target:prop) finds the node through its relationship', async () => {
+      const id = await add({ content: 'Follow-up call scheduled.', link_to: 'Person.via(MET->Person:name=Bruno Costa)' });
+      const people = (await nodesOf(id)).filter((n) => n.type === 'Person').map((n) => n.name);
+      assert.deepEqual(people, ['Ana Silva'], 'Ana met Bruno (second test)');
+    });
+
     it('search returns the nodes of the returned memories', async () => {
       const res = await post(t, '/v1/memory/search?max_nodes=5', { query: 'Where does Ana Silva work?', external_user_id: 'gina' });
       assert.equal(res.statusCode, 200, res.body);
@@ -194,10 +200,16 @@ for (const store of testStores) {
     });
 
     it('agentic graph search reaches a memory through a related entity', async () => {
-      // This memory never names Ana: only the graph (Ana -WORKS_AT-> Acme Corp) connects it.
-      const target = await add({ content: 'Acme Corp postponed the product launch to May.' });
+      // Its own user and names, so earlier tests' memories do not compete.
+      const hugo = (content: string) => add({ content, external_user_id: 'hugo' });
+      await hugo('Marta Lopes works at Zentrix Labs in Porto.');
+      await hugo('Marta Lopes likes hiking in the mountains.');
+      await hugo('The weather in Porto was rainy all week.');
+      await hugo('I need to renew my passport before the trip.');
+      // Never names Marta: only the graph (Marta -WORKS_AT-> Zentrix Labs) connects it.
+      const target = await hugo('Zentrix Labs postponed the product launch to May.');
       const ask = async (agentic: boolean) => {
-        const res = await post(t, '/v1/memory/search?max_memories=10', { query: 'What happened at Ana Silva\'s company?', external_user_id: 'gina', enable_agentic_graph: agentic });
+        const res = await post(t, '/v1/memory/search?max_memories=10', { query: "What happened at Marta Lopes's company?", external_user_id: 'hugo', enable_agentic_graph: agentic });
         assert.equal(res.statusCode, 200, res.body);
         return res.json().data.memories.map((m: { id: string }) => m.id);
       };
