@@ -1,9 +1,8 @@
 import type { Queryable } from '../../platform/db/index.ts';
 import type { SchemaScope, SchemaStatus } from './schemas.schemas.ts';
 
-export interface SchemaRow {
-  id: string;
-  organization_id: string;
+/** The stored fields of a schema, as written by create and update. */
+export interface SchemaFields {
   namespace_id: string | null;
   user_id: string | null;
   workspace_id: string | null;
@@ -17,6 +16,11 @@ export interface SchemaRow {
   memory_policy: Record<string, unknown> | null;
   read_access: string[];
   write_access: string[];
+}
+
+export interface SchemaRow extends SchemaFields {
+  id: string;
+  organization_id: string;
   usage_count: number;
   last_used_at: Date | null;
   created_at: Date;
@@ -97,22 +101,6 @@ export async function listSchemaRows(
   return { rows, total: Number(total) };
 }
 
-/** The stored fields of a schema, as written by create and update. */
-export interface SchemaFields {
-  namespace_id: string | null;
-  user_id: string | null;
-  workspace_id: string | null;
-  name: string;
-  description: string | null;
-  version: string;
-  status: SchemaStatus;
-  scope: SchemaScope;
-  node_types: Record<string, unknown>;
-  relationship_types: Record<string, unknown>;
-  memory_policy: Record<string, unknown> | null;
-  read_access: string[];
-  write_access: string[];
-}
 
 const values = (f: SchemaFields) => [
   f.namespace_id, f.user_id, f.workspace_id, f.name, f.description, f.version, f.status, f.scope,

@@ -9,6 +9,7 @@
  * (the job runner retries with backoff; this adapter does not retry on its own). Output that
  * is still unusable after one repair request throws a non-retryable 'bad_response'.
  */
+import { endpointUrl, errorMessage, retryAfterMs } from './openai-http.ts';
 import { z } from 'zod';
 import {
   canonicalName,
@@ -243,28 +244,5 @@ function toExtraction(reply: Reply, nodeTypes: string[], relTypes: string[]): Ex
 
 /** Accept a server root, an API base ending in /v<n>, or the full endpoint URL. */
 export function chatCompletionsUrl(baseUrl: string): string {
-  const base = baseUrl.replace(/\/+$/, '');
-  if (base.endsWith('/chat/completions')) return base;
-  if (/\/v\d+$/.test(base)) return `${base}/chat/completions`;
-  return `${base}/v1/chat/completions`;
-}
-
-/** The server's own error text (OpenAI: {error: {message}}; others: {error} or {message}), shortened. */
-function errorMessage(body: string): string {
-  try {
-    const parsed = JSON.parse(body) as { error?: { message?: string } | string; message?: string };
-    const msg = typeof parsed.error === 'string' ? parsed.error : (parsed.error?.message ?? parsed.message);
-    if (msg) return msg.slice(0, 300);
-  } catch {
-    // not JSON: fall through to the raw text
-  }
-  return body.slice(0, 300) || '(empty body)';
-}
-
-function retryAfterMs(header: string | null): number | undefined {
-  if (!header) return undefined;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds)) return seconds * 1000;
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+  return endpointUrl(baseUrl, 'chat/completions');
 }

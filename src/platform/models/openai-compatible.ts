@@ -3,6 +3,7 @@
  * self-hosted servers such as vLLM, Hugging Face TEI or Ollama (e.g. Qwen3-Embedding).
  * Request `{model, input: string[]}`; response `{data: [{index, embedding: number[]}]}`.
  */
+import { endpointUrl, errorMessage, retryAfterMs } from './openai-http.ts';
 import { chunks, EmbedderError, fallbackVector, normalize, type Embedder } from './embedder.ts';
 
 /** Configuration for {@link createOpenAICompatibleEmbedder}. */
@@ -149,28 +150,5 @@ export function createOpenAICompatibleEmbedder(options: OpenAICompatibleOptions)
 
 /** Accept a server root, an API base ending in /v<n>, or the full endpoint URL. */
 export function embeddingsUrl(baseUrl: string): string {
-  const base = baseUrl.replace(/\/+$/, '');
-  if (base.endsWith('/embeddings')) return base;
-  if (/\/v\d+$/.test(base)) return `${base}/embeddings`;
-  return `${base}/v1/embeddings`;
-}
-
-/** The server's own error text (OpenAI: {error: {message}}; TEI: {error}), shortened. */
-function errorMessage(body: string): string {
-  try {
-    const parsed = JSON.parse(body) as { error?: { message?: string } | string; message?: string };
-    const msg = typeof parsed.error === 'string' ? parsed.error : (parsed.error?.message ?? parsed.message);
-    if (msg) return msg.slice(0, 300);
-  } catch {
-    // not JSON: fall through to the raw text
-  }
-  return body.slice(0, 300) || '(empty body)';
-}
-
-function retryAfterMs(header: string | null): number | undefined {
-  if (!header) return undefined;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds)) return seconds * 1000;
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+  return endpointUrl(baseUrl, 'embeddings');
 }
