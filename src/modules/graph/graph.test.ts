@@ -1,7 +1,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, testConfig, testStores, type TestApp } from '../../../test/harness.ts';
-import { makeOrg } from '../../../test/factories.ts';
+import { makeNamespace, makeOrg } from '../../../test/factories.ts';
 import { addMemory, post } from '../../../test/memory-helpers.ts';
 import { buildWorker } from '../../app.ts';
 import { createLogger } from '../../platform/log.ts';
@@ -248,6 +248,18 @@ for (const store of testStores) {
       assert.equal(del.statusCode, 200, del.body);
       assert.deepEqual(await t.db.query(`SELECT 1 FROM graph_nodes WHERE canonical_key IN ('diego ramos', 'kyoto')`), []);
       assert.deepEqual(await t.db.query('SELECT 1 FROM graph_edges WHERE memory_id = $1', [id]), []);
+    });
+
+    it('namespace deletion removes the namespace\'s graph and reports how many nodes went', async () => {
+      const ns = await makeNamespace(t.db, t.orgId, 'graph-ns');
+      const id = await add({ content: 'Iris Novak works at Quill Books in Prague.', external_user_id: 'iris', namespace_id: ns });
+      const before = (await nodesOf(id)).length;
+      assert.ok(before >= 3);
+      const res = await t.app.inject({ method: 'DELETE', url: `/v1/namespace/${ns}`, headers: { 'x-api-key': t.key } });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.json().cascade.graph_nodes_deleted, before);
+      assert.equal(res.json().cascade.neo4j_nodes_deleted, before);
+      assert.deepEqual(await t.db.query('SELECT 1 FROM graph_nodes WHERE namespace_key = $1', [ns]), []);
     });
 
     it('another organization gets its own nodes and never reaches this one\'s memories through the graph', async () => {
