@@ -40,6 +40,12 @@ function cosine(a: number[], b: number[]): number {
   return na && nb ? dot / Math.sqrt(na * nb) : 0;
 }
 
+/** `set: {prop: {mode: auto, prompt}}` of the node constraints, as guidance for a model extractor. */
+function autoGuidance(plan: GraphPlan): string[] {
+  return plan.node_constraints.flatMap((c) => Object.entries(c.set ?? {})
+    .flatMap(([prop, v]) => (v.mode === 'auto' && v.prompt ? [`${c.node_type}.${prop}: ${v.prompt}`] : [])));
+}
+
 const memoryNode = (key: string, memoryId: string): PlannedNode => ({ key, type: 'Memory', name: memoryId, properties: { memory_id: memoryId } });
 
 /**
@@ -150,6 +156,7 @@ export function createGraphBuilder(deps: GraphBuilderDeps): ProcessingStep & { b
         content: m.content, context: m.context ?? undefined, createdAt: m.occurred_at ?? m.created_at,
         // With a schema the extractor keeps to its types and properties.
         schema: active ? extractionSchema(active.schema) : undefined,
+        guidance: autoGuidance(plan),
       })
       : null;
     const namespaceKey = m.namespace_id ?? '';

@@ -119,6 +119,14 @@ describe('LLM extractor (OpenAI-compatible chat completions)', () => {
     assert.equal(seen[0].url, '/v1/chat/completions');
   });
 
+  it('passes property guidance from the graph policy to the model, and none without it', async () => {
+    await make().extract({ ...input, guidance: ['Task.priority: one of low, medium, high'] });
+    const system = (seen[0].body as any).messages[0].content as string;
+    assert.match(system, /Property guidance[^]*- Task\.priority: one of low, medium, high/);
+    await make().extract(input);
+    assert.doesNotMatch((seen[1].body as any).messages[0].content, /Property guidance/);
+  });
+
   it('constrains the request to a user schema and drops everything outside it', async () => {
     const schema: GraphSchema = {
       node_types: [

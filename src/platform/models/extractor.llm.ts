@@ -201,6 +201,7 @@ function buildMessages(input: ExtractionInput, nodeTypes: string[], relTypes: st
     '- Resolve relative dates ("yesterday", "last week") against the reference date.',
     schema ? '' : '- FAMILY, FRIEND, PARTNER and COLLEAGUE carry a "relation" property (sister, best friend, ...). MENTIONED_WITH links entities that only occur together.',
     '- Extract only what the memory states; earlier turns are context for resolving references only.',
+    input.guidance?.length ? `Property guidance (fill these properties as described):\n${input.guidance.map((g) => `- ${g}`).join('\n')}` : '',
   ].filter(Boolean);
   const ref = input.createdAt ? `${input.createdAt.toISOString().slice(0, 10)} (${input.createdAt.toLocaleDateString('en-US', { weekday: 'long', timeZone: 'UTC' })})` : 'unknown';
   const context = (input.context ?? []).map((t) => `${t.role}: ${t.content}`).join('\n');

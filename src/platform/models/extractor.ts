@@ -39,6 +39,12 @@ export interface ExtractionInput {
    * Person node keyed 'speaker'. Optional: adapters also look for it in the content and context.
    */
   speaker?: string;
+  /**
+   * Per-property guidance from the memory's graph policy (`set: {prop: {mode: auto, prompt}}`),
+   * e.g. `Task.priority: one of low, medium, high`. Model-backed adapters follow it; rule-based
+   * ones may ignore it.
+   */
+  guidance?: string[];
 }
 
 /** A property value as stored on graph nodes and edges. */
