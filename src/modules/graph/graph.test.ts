@@ -262,6 +262,20 @@ for (const store of testStores) {
       assert.deepEqual(await t.db.query('SELECT 1 FROM graph_nodes WHERE namespace_key = $1', [ns]), []);
     });
 
+    it('updating a memory\'s content processes it again and rebuilds its graph', async () => {
+      const id = await add({ content: 'Oskar Lind lives in Malmo.', external_user_id: 'oskar' });
+      assert.ok((await nodesOf(id)).some((n) => n.name === 'Oskar Lind'));
+      const res = await t.app.inject({ method: 'PUT', url: `/v1/memory/${id}`, headers: { 'x-api-key': t.key }, payload: { content: 'Petra Berg lives in Uppsala.' } });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal((await settled(id)).processing_status, 'completed');
+      for (let i = 0; i < 200 && !(await nodesOf(id)).some((n) => n.name === 'Petra Berg'); i++) await sleep(25);
+      const names = (await nodesOf(id)).map((n) => n.name);
+      assert.ok(names.includes('Petra Berg') && !names.includes('Oskar Lind'), names.join());
+      assert.deepEqual(await t.db.query(`SELECT 1 FROM graph_nodes WHERE canonical_key = 'oskar lind'`), [], 'the old node is pruned');
+      const bad = await t.app.inject({ method: 'PUT', url: `/v1/memory/${id}`, headers: { 'x-api-key': t.key }, payload: { link_to: 'Person:name=' } });
+      assert.equal(bad.statusCode, 422, bad.body);
+    });
+
     it('another organization gets its own nodes and never reaches this one\'s memories through the graph', async () => {
       const b = await makeOrg(t.db);
       const theirs = await add({ content: 'Ana Silva works at Beta Labs.', external_user_id: 'gina' }, b.key);

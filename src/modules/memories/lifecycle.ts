@@ -10,11 +10,18 @@ import type { AddMemoryBody } from './memories.schemas.ts';
 import { chunkIdsOf, deleteChunks, deleteMemory, deleteUserMemories, getMemory, insertChunks, updateMemory, type ChunkData, type MemoryPatch, type MemoryRow } from './memories.store.ts';
 import type { SafetyFilter } from './safety.ts';
 import { aclLists, resolveWriteNamespace } from './ownership.ts';
+import { enqueue } from '../../platform/jobs/index.ts';
+import type { Publish } from '../../platform/events/index.ts';
+import { checkGraphPolicy } from '../graph/graph.validate.ts';
+import { MEMORY_PROCESS } from './memories.jobs.ts';
+import { memoryStateChanged } from './memory-events.ts';
+import { requeueProcessing } from './status.store.ts';
 
 interface LifecycleDeps {
   db: Db;
   embedders: Embedders;
   checkSize(content: string): number;
+  publish: Publish;
 }
 
 const scopeOf = (actor: Actor) => ({ organizationId: actor.organizationId, namespaceId: actor.namespaceId });
@@ -30,7 +37,7 @@ function checkWrite(row: MemoryRow, reader: Reader): void {
 }
 
 /** Get, update, delete and delete-all. Another tenant's memory is simply not found. */
-export function createMemoryLifecycle({ db, embedders, checkSize }: LifecycleDeps) {
+export function createMemoryLifecycle({ db, embedders, checkSize, publish }: LifecycleDeps) {
   /**
    * An end user acting with a session or Bearer token alone reaches only what they own or
    * what an ACL shares with them; API keys are the application's own credential and act
@@ -86,11 +93,22 @@ export function createMemoryLifecycle({ db, embedders, checkSize }: LifecycleDep
         if (input.policy.risk) patch.risk = input.policy.risk;
       }
       if (body.namespace_id !== undefined) patch.namespace_id = await resolveWriteNamespace(db, actor, body.namespace_id);
+      if (patch.policy) await checkGraphPolicy(db, actor, patch.policy.graph as Record<string, unknown>);
+      // What the graph is built from changed: process the memory again (docs/graph.md).
+      const reprocess = patch.content !== undefined || patch.policy !== undefined || patch.consent !== undefined
+        || (patch.namespace_id !== undefined && patch.namespace_id !== current.namespace_id);
       const row = await db.transaction(async (tx) => {
         const updated = await updateMemory(tx, scopeOf(actor), id, patch);
         if (updated && chunks) {
           await deleteChunks(tx, id);
           await insertChunks(tx, updated, chunks);
+        }
+        if (updated && reprocess) {
+          const again = await requeueProcessing(tx, actor.organizationId, id);
+          if (again) {
+            await memoryStateChanged(tx, publish, { organizationId: actor.organizationId, id, batch_id: again.batch_id, status: again.status });
+            await enqueue(tx, { kind: MEMORY_PROCESS, organizationId: actor.organizationId, payload: { memory_id: id } });
+          }
         }
         return updated;
       });

@@ -96,3 +96,17 @@ export async function batchCounts(db: Queryable, organizationId: string, batchId
   );
   return rows[0];
 }
+
+/**
+ * A memory whose content or policy changed: back to quick_saved, so the job enqueued with the
+ * change processes it again. One still waiting for its first job is left alone (that job reads
+ * the new row); one being processed is requeued too, since that run may have read the old row.
+ */
+export async function requeueProcessing(db: Queryable, organizationId: string, id: string): Promise<MemoryStatusRow | undefined> {
+  const rows = await db.query<MemoryStatusRow>(
+    `UPDATE memories SET status = 'quick_saved', status_error = NULL, completed_at = NULL, failed_at = NULL, updated_at = now()
+     WHERE id = $1 AND organization_id = $2 AND status IN ('completed', 'failed', 'processing') RETURNING ${COLUMNS}`,
+    [id, organizationId],
+  );
+  return rows[0];
+}
