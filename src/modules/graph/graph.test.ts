@@ -191,6 +191,18 @@ for (const store of testStores) {
       assert.deepEqual(people, ['Ana Silva'], 'Ana met Bruno (second test)');
     });
 
+    it('legacy graph_generation manual (label, source_node_id/target_node_id/relationship_type) builds the same graph', async () => {
+      const id = await add({
+        content: 'Legacy manual graph.',
+        graph_generation: { mode: 'manual', manual: {
+          nodes: [{ id: 'a', label: 'Team', properties: { name: 'Platform' } }, { id: 'b', label: 'Service', properties: { name: 'Billing API' } }],
+          relationships: [{ source_node_id: 'a', target_node_id: 'b', relationship_type: 'OWNS' }],
+        } },
+      });
+      assert.deepEqual((await nodesOf(id)).map((n) => `${n.type}:${n.name}`), ['Service:Billing API', 'Team:Platform']);
+      assert.deepEqual((await edgesOf(id)).map((e) => `${e.source}-${e.type}->${e.target}`), ['Platform-OWNS->Billing API']);
+    });
+
     it('search returns the nodes of the returned memories', async () => {
       const res = await post(t, '/v1/memory/search?max_nodes=5', { query: 'Where does Ana Silva work?', external_user_id: 'gina' });
       assert.equal(res.statusCode, 200, res.body);
