@@ -6,9 +6,8 @@ import { getMemory, type MemoryRow } from '../memories/memories.store.ts';
 import type { ProcessingStep } from '../memories/memories.jobs.ts';
 import { applyConsent, requestedSchemaId, resolveGraphPlan } from './policy.ts';
 import type { GraphPlan, ViaRelationship } from './policy.schemas.ts';
-import {
-  canonicalKey, existingMemoryIds, linkOwnMemoryNode, neighboursVia, nodesOfType, previousMemoryIds, relatedMemoryIds, setMemoryEdges, setMemoryNodes, upsertNode, type NodeRow,
-} from './graph.store.ts';
+import { canonicalKey, neighboursVia, nodesOfType, setMemoryEdges, setMemoryNodes, upsertNode, type NodeRow } from './graph.store.ts';
+import { existingMemoryIds, linkOwnMemoryNode, previousMemoryIds, relatedMemoryIds } from './links.store.ts';
 import { extractionSchema } from './schema-bridge.ts';
 import type { ActiveSchema } from '../schemas/schemas.service.ts';
 import { applyEdgeConstraints, applyNodeConstraints, type PlannedEdge, type PlannedNode } from './constraints.ts';

@@ -1,6 +1,7 @@
 import type { Queryable } from '../../platform/db/index.ts';
 import type { Extractor } from '../../platform/models/extractor.ts';
-import { canonicalKey, expandNodes, matchNodes, memoriesOfNodes, nodesOfMemories, overrideMatches, type NodeRow } from '../graph/graph.store.ts';
+import { canonicalKey, expandNodes, matchNodes, memoriesOfNodes, nodesOfMemories, type NodeRow } from '../graph/graph.store.ts';
+import { overrideMatches } from '../graph/override.store.ts';
 import type { SearchOverride } from './search.schemas.ts';
 import type { Ranked } from './fusion.ts';
 import { STOP_WORDS } from './analyzer.ts';
