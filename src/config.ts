@@ -52,6 +52,10 @@ export const configSchema = z.object({
   WORKER_SHUTDOWN_GRACE_MS: int(10_000, 0),
   /** First retry delay of a failed job; each further retry doubles it (capped at 10 minutes). */
   JOB_BACKOFF_BASE_MS: int(1000, 10),
+  /** Completed jobs are deleted this many days after they finished (dead jobs stay). */
+  JOBS_RETENTION_DAYS: int(7, 1),
+  /** Memory lifecycle events and finished webhook deliveries are deleted after this many days. */
+  EVENTS_RETENTION_DAYS: int(30, 1),
   /** Deliver webhooks to loopback and private addresses (tests, trusted networks only). */
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
   /** Delivery attempts before a webhook is recorded as failed (docs/webhooks.md). */

@@ -3,6 +3,7 @@ import { createLogger } from './platform/log.ts';
 import { openDb } from './platform/db/index.ts';
 import { bootstrap } from './modules/organizations/bootstrap.ts';
 import { buildApp, buildWorker } from './app.ts';
+import { startMaintenance } from './retention.ts';
 
 let config: Config;
 try {
@@ -27,6 +28,7 @@ async function start() {
   const worker = roles.includes('worker') ? buildWorker({ config, db, log }) : null;
   if (app) await app.listen({ port: config.PORT, host: config.HOST });
   await worker?.start();
+  const stopMaintenance = worker ? startMaintenance(db, config, log) : null;
   log.info(
     { store: db.kind, roles, startup_ms: Math.round(performance.now() - t0) },
     'Engram started',
@@ -38,6 +40,7 @@ async function start() {
     stopping = true;
     log.info({ signal }, 'shutting down');
     // The worker first: jobs in hand finish (or are handed back) while the store is open.
+    stopMaintenance?.();
     await worker?.stop();
     await app?.close();
     await db.close();

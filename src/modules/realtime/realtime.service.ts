@@ -156,7 +156,11 @@ export function createRealtime(deps: RealtimeDeps) {
       });
       try {
         const actor = await deps.authenticate(await credentials(socket, headers));
-        listening ??= db.listen(EVENTS_CHANNEL, onNotice);
+        // A failed LISTEN is retried by the next socket instead of being remembered.
+        listening ??= db.listen(EVENTS_CHANNEL, onNotice).catch((err) => {
+          listening = null;
+          throw err;
+        });
         await listening;
         const first = await read({ actor, resource, id });
         if (closed) return;

@@ -77,3 +77,12 @@ export async function failDelivery(db: Queryable, id: string, error: string): Pr
     [id, error],
   );
 }
+
+/** Delete finished deliveries (delivered or failed) older than `days`. */
+export async function pruneDeliveries(db: Queryable, days: number): Promise<number> {
+  const rows = await db.query(
+    `DELETE FROM webhook_deliveries WHERE status <> 'pending' AND updated_at < now() - $1 * interval '1 day' RETURNING 1`,
+    [days],
+  );
+  return rows.length;
+}

@@ -31,3 +31,12 @@ export async function hasBatchEvent(db: Queryable, organizationId: string, batch
   const rows = await db.query(`SELECT 1 FROM events WHERE batch_id = $1 AND organization_id = $2 AND kind = $3`, [batchId, organizationId, kind]);
   return rows.length > 0;
 }
+
+/**
+ * Delete memory events older than `days` (retention); returns how many went. Batch events stay:
+ * one or two per batch, and batch status reads `batch.stored`.
+ */
+export async function pruneEvents(db: Queryable, days: number): Promise<number> {
+  const rows = await db.query(`DELETE FROM events WHERE kind LIKE 'memory.%' AND created_at < now() - $1 * interval '1 day' RETURNING 1`, [days]);
+  return rows.length;
+}

@@ -124,3 +124,12 @@ export async function expireAllLocks(db: Queryable): Promise<number> {
   const rows = await db.query(`UPDATE jobs SET locked_until = now() - interval '1 millisecond' WHERE status = 'running' RETURNING id`);
   return rows.length;
 }
+
+/** Delete completed jobs finished more than `days` ago; dead jobs stay for inspection. */
+export async function pruneCompletedJobs(db: Queryable, days: number): Promise<number> {
+  const rows = await db.query(
+    `DELETE FROM jobs WHERE status = 'completed' AND updated_at < now() - $1 * interval '1 day' RETURNING 1`,
+    [days],
+  );
+  return rows.length;
+}

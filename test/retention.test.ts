@@ -1,0 +1,55 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startApp, testConfig, testStores, type TestApp } from './harness.ts';
+import { addMemory, post } from './memory-helpers.ts';
+import { buildWorker } from '../src/app.ts';
+import { startMaintenance } from '../src/retention.ts';
+import { createLogger } from '../src/platform/log.ts';
+
+const log = createLogger('silent');
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+for (const store of testStores) {
+  describe(`retention [${store.name}]`, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await startApp(store);
+    });
+    after(() => t.close());
+
+    it('prunes old completed jobs, memory events and finished deliveries; keeps dead jobs, batch events and recent rows', async () => {
+      const config = testConfig({ WORKER_POLL_MS: '50', WEBHOOK_ALLOW_PRIVATE: 'true' });
+      const worker = buildWorker({ config, db: t.db, log });
+      await worker.start();
+      const old = await addMemory(t, { content: 'An old memory.', external_user_id: 'ret' });
+      const batch = await post(t, '/v1/memory/batch', { memories: [{ content: 'Old batch item.' }], external_user_id: 'ret' });
+      const recent = await addMemory(t, { content: 'A recent memory.', external_user_id: 'ret' });
+      for (let i = 0; i < 200; i++) {
+        const [{ n }] = await t.db.query(`SELECT count(*)::int AS n FROM jobs WHERE status <> 'completed'`);
+        if (n === 0) break;
+        await sleep(25);
+      }
+      await worker.stop();
+      await t.db.query(`INSERT INTO jobs (id, kind, payload, status, attempts, max_attempts) VALUES ('dead-1', 'memory.process', '{}', 'dead', 5, 5)`);
+      // Age everything of the old memory and the batch by 60 days, and the dead job too.
+      await t.db.query(`UPDATE jobs SET updated_at = now() - interval '60 days' WHERE payload->>'memory_id' <> $1 OR id = 'dead-1'`, [recent]);
+      await t.db.query(`UPDATE events SET created_at = now() - interval '60 days' WHERE memory_id IS DISTINCT FROM $1`, [recent]);
+      for (const [id, status] of [['d-old', 'delivered'], ['d-failed', 'failed'], ['d-pending', 'pending']]) {
+        await t.db.query(`INSERT INTO webhook_deliveries (id, organization_id, memory_id, url, status, updated_at)
+          VALUES ($1, $2, $3, 'http://127.0.0.1/x', $4, now() - interval '60 days')`, [id, t.orgId, old, status]);
+      }
+      const stop = startMaintenance(t.db, testConfig(), log, 60_000);
+      await sleep(300);
+      stop();
+      const jobs = await t.db.query<{ id: string; status: string }>(`SELECT id, status, payload->>'memory_id' AS memory FROM jobs ORDER BY id`);
+      assert.deepEqual(jobs.map((j: any) => j.memory ?? j.id).sort(), ['dead-1', recent].sort(), 'only the recent and the dead job remain');
+      const events = await t.db.query<{ kind: string; memory_id: string | null }>(`SELECT kind, memory_id FROM events ORDER BY kind`);
+      assert.ok(events.every((e) => e.memory_id === recent || e.kind.startsWith('batch.')), JSON.stringify(events));
+      assert.ok(events.some((e) => e.kind === 'batch.stored'), 'batch events stay');
+      const status = await t.app.inject({ url: `/v1/memory/batch/status/${batch.json().batch_id}`, headers: { 'x-api-key': t.key } });
+      assert.equal(status.json().processing_status, 'completed', 'batch status still complete after pruning');
+      const deliveries = await t.db.query<{ id: string }>('SELECT id FROM webhook_deliveries');
+      assert.deepEqual(deliveries.map((d) => d.id), ['d-pending'], 'a pending delivery is never pruned');
+    });
+  });
+}
