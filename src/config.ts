@@ -102,7 +102,7 @@ export const configSchema = z.object({
   /** Share of a same-session neighbour's score a memory borrows (0 disables). */
   SEARCH_NEIGHBOUR_WEIGHT: z.coerce.number().min(0).max(1).default(0.5),
   /** Fusion weight of the agentic-graph signal (searches with enable_agentic_graph: true). */
-  SEARCH_WEIGHT_GRAPH: z.coerce.number().min(0).default(0.1),
+  SEARCH_WEIGHT_GRAPH: z.coerce.number().min(0).default(0.2),
   /**
    * Entity and relationship extraction for the knowledge graph: `local` = compromise + rules,
    * offline; `llm` = an OpenAI-compatible chat-completions server (LLM_BASE_URL, LLM_MODEL).

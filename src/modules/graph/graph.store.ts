@@ -112,21 +112,36 @@ export async function matchNodes(db: Queryable, organizationId: string, namespac
   );
 }
 
-/** Nodes within `hops` relationships of `nodeIds` (both directions), with their distance. */
-export async function expandNodes(db: Queryable, organizationId: string, nodeIds: string[], hops: number, limit = 200): Promise<Map<string, number>> {
-  if (!nodeIds.length) return new Map();
-  const rows = await db.query<{ id: string; depth: number }>(
-    `WITH RECURSIVE walk(id, depth) AS (
-       SELECT unnest($1::text[]), 0
-       UNION
-       SELECT CASE WHEN e.source_id = w.id THEN e.target_id ELSE e.source_id END, w.depth + 1
-       FROM walk w JOIN graph_edges e ON (e.source_id = w.id OR e.target_id = w.id) AND e.organization_id = $2
-       WHERE w.depth < $3
-     )
-     SELECT id, min(depth)::int AS depth FROM walk GROUP BY id ORDER BY depth LIMIT $4`,
-    [nodeIds, organizationId, hops, limit],
+/**
+ * The seed nodes and their direct neighbours (both directions), each with its distance (0 or 1)
+ * and its degree (linked memories), leaving out hubs linked to more than `maxDegree` memories:
+ * they lead everywhere, so they cost the most and tell the least. Nearest and rarest first.
+ */
+export async function neighbourhood(
+  db: Queryable,
+  organizationId: string,
+  seeds: string[],
+  opts: { maxDegree: number; limit: number },
+): Promise<Map<string, { depth: number; degree: number }>> {
+  if (!seeds.length) return new Map();
+  const rows = await db.query<{ id: string; depth: number; degree: number }>(
+    `WITH seed AS (SELECT unnest($1::text[]) AS id),
+     near AS (
+       SELECT id, 0 AS depth FROM seed
+       UNION ALL SELECT e.target_id, 1 FROM seed s JOIN graph_edges e ON e.source_id = s.id AND e.organization_id = $2
+       UNION ALL SELECT e.source_id, 1 FROM seed s JOIN graph_edges e ON e.target_id = s.id AND e.organization_id = $2
+     ),
+     node AS (SELECT id, min(depth) AS depth FROM near GROUP BY id)
+     SELECT n.id, n.depth::int AS depth, d.degree
+     FROM node n CROSS JOIN LATERAL (
+       -- Counting stops past the cap: a hub's exact size does not matter, only that it is one.
+       SELECT count(*)::int AS degree FROM (SELECT 1 FROM memory_nodes m WHERE m.node_id = n.id LIMIT $3 + 1) x
+     ) d
+     WHERE d.degree <= $3
+     ORDER BY n.depth, d.degree LIMIT $4`,
+    [seeds, organizationId, opts.maxDegree, opts.limit],
   );
-  return new Map(rows.map((r) => [r.id, r.depth]));
+  return new Map(rows.map((r) => [r.id, { depth: r.depth, degree: r.degree }]));
 }
 
 /** Memory ids linked to these nodes (within what the caller filters later), with how many nodes each links. */

@@ -1,21 +1,27 @@
 import type { Queryable } from '../../platform/db/index.ts';
 import type { Extractor } from '../../platform/models/extractor.ts';
-import { canonicalKey, expandNodes, matchNodes, memoriesOfNodes, nodesOfMemories, type NodeRow } from '../graph/graph.store.ts';
+import { canonicalKey, matchNodes, memoriesOfNodes, neighbourhood, nodesOfMemories, type NodeRow } from '../graph/graph.store.ts';
 import { overrideMatches } from '../graph/override.store.ts';
 import type { SearchOverride } from './search.schemas.ts';
 import type { Ranked } from './fusion.ts';
 import { STOP_WORDS } from './analyzer.ts';
 import { visibleMemories, type SearchScope } from './search.store.ts';
 
-/** How far from a node named in the query the graph looks (1: its direct neighbours). */
-const HOPS = 1;
+/**
+ * Bounds of the walk: nodes linked to more than MAX_DEGREE memories are hubs (the speaker, a
+ * frequent topic) and are skipped; at most MAX_NODES nodes and MAX_LINKS memory links are read.
+ * Measured at 10k memories (docs/graph.md): without them one hub in a query costs ~50 ms.
+ */
+const MAX_DEGREE = 200;
+const MAX_NODES = 100;
+const MAX_LINKS = 2000;
 
 /**
  * The agentic-graph signal (`enable_agentic_graph`): recognise the entities in the query with
- * the extractor, match them to stored nodes by canonical name, expand `HOPS` relationships,
- * and score the memories linked to those nodes — a node named in the query counts 1, a
- * neighbour 1/2, each divided by log(2 + how many memories the node links) so hub nodes
- * ("Me", a frequent topic) count less. Only memories the search scope can read survive (SQL).
+ * the extractor, match them to stored nodes by canonical name, expand one relationship, and
+ * score the memories linked to those nodes — a node named in the query counts 1, a neighbour
+ * 1/2, each divided by log(2 + how many memories the node links) so frequent nodes count less
+ * (hubs beyond MAX_DEGREE not at all). Only memories the search scope can read survive (SQL).
  */
 export async function graphSignal(db: Queryable, extractor: Extractor, scope: SearchScope, query: string, limit: number): Promise<Ranked> {
   const extraction = await extractor.extract({ content: query });
@@ -23,13 +29,12 @@ export async function graphSignal(db: Queryable, extractor: Extractor, scope: Se
   const namespaceKey = scope.namespaceId ?? null;
   const matched = await matchNodes(db, scope.organizationId, namespaceKey, keys);
   if (!matched.length) return new Map();
-  const depth = await expandNodes(db, scope.organizationId, matched.map((n) => n.id), HOPS);
-  const links = await memoriesOfNodes(db, scope.organizationId, [...depth.keys()], 5000);
-  const degree = new Map<string, number>();
-  for (const l of links) degree.set(l.node_id, (degree.get(l.node_id) ?? 0) + 1);
+  const near = await neighbourhood(db, scope.organizationId, matched.map((n) => n.id), { maxDegree: MAX_DEGREE, limit: MAX_NODES });
+  const links = await memoriesOfNodes(db, scope.organizationId, [...near.keys()], MAX_LINKS);
   const raw = new Map<string, number>();
   for (const l of links) {
-    const w = 1 / (1 + (depth.get(l.node_id) ?? HOPS)) / Math.log(2 + degree.get(l.node_id)!);
+    const { depth, degree } = near.get(l.node_id)!;
+    const w = 1 / (1 + depth) / Math.log(2 + degree);
     raw.set(l.memory_id, (raw.get(l.memory_id) ?? 0) + w);
   }
   const best = [...raw.entries()].sort((a, b) => b[1] - a[1]).slice(0, Math.max(limit * 3, 100));
