@@ -145,29 +145,22 @@ export function createMemoriesService(deps: MemoriesDeps) {
         try {
           ok.push({ index, ...prepare(actor, parsed.data, defaults, opts) });
         } catch (err) {
-          const e = err instanceof AppError ? err : new AppError(422, String(err));
-          errors.push({ index, code: e.code, status: 'error', error: e.message, details: e.details ?? undefined });
+          errors.push(itemError(index, err instanceof AppError ? err : new AppError(422, String(err))));
         }
       });
+      // Checks that need the store, before anything is written: a refused item (bad graph
+      // policy, a namespace the caller may not write to) must leave nothing behind, not even
+      // its new user.
+      const namespaceChecks = new Map<string | undefined, Promise<AppError | null>>();
+      const problemOf = async (x: (typeof ok)[number]) => {
+        const graph = await appErrorOf(checkGraphPolicy(db, actor, x.input.policy.graph));
+        if (graph) return graph;
+        if (!namespaceChecks.has(x.input.namespaceId)) namespaceChecks.set(x.input.namespaceId, appErrorOf(resolveWriteNamespace(db, actor, x.input.namespaceId)));
+        return namespaceChecks.get(x.input.namespaceId)!;
+      };
       for (let i = ok.length - 1; i >= 0; i--) {
-        await checkGraphPolicy(db, actor, ok[i].input.policy.graph).catch((err) => {
-          if (!(err instanceof AppError)) throw err;
-          errors.push({ index: ok.splice(i, 1)[0].index, code: err.code, status: 'error', error: err.message, details: err.details ?? undefined });
-        });
-      }
-      // Items aimed at a namespace the caller may not write to fail here, before their users
-      // are created below: a refused item must leave nothing behind.
-      const namespaceProblems = new Map<string | undefined, AppError | null>();
-      for (const x of ok) {
-        if (namespaceProblems.has(x.input.namespaceId)) continue;
-        namespaceProblems.set(x.input.namespaceId, await resolveWriteNamespace(db, actor, x.input.namespaceId).then(() => null, (e) => {
-          if (e instanceof AppError) return e;
-          throw e;
-        }));
-      }
-      for (let i = ok.length - 1; i >= 0; i--) {
-        const e = namespaceProblems.get(ok[i].input.namespaceId);
-        if (e) errors.push({ index: ok.splice(i, 1)[0].index, code: e.code, status: 'error', error: e.message, details: e.details ?? undefined });
+        const e = await problemOf(ok[i]);
+        if (e) errors.push(itemError(ok.splice(i, 1)[0].index, e));
       }
       // Create the batch's new users first, one short statement each in a fixed order:
       // inserting them inside concurrent group transactions in different orders deadlocks.
@@ -205,6 +198,19 @@ export function createMemoriesService(deps: MemoriesDeps) {
         storageBytes: successes.reduce((s, x) => s + x.storage, 0) };
     },
   };
+}
+
+/** A batch item refused with `e` (its index, in the batch result's `errors`). */
+function itemError(index: number, e: AppError) {
+  return { index, code: e.code, status: 'error' as const, error: e.message, details: e.details ?? undefined };
+}
+
+/** The AppError a check rejects with (null when it passes); other errors propagate. */
+function appErrorOf(check: Promise<unknown>): Promise<AppError | null> {
+  return check.then(() => null, (err) => {
+    if (err instanceof AppError) return err;
+    throw err;
+  });
 }
 
 /** What a stored memory occupies: content, JSON columns and 4 bytes per vector dimension. */
