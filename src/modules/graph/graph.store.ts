@@ -113,43 +113,33 @@ export async function matchNodes(db: Queryable, organizationId: string, namespac
 }
 
 /**
- * The seed nodes and their direct neighbours (both directions), each with its distance (0 or 1)
- * and its degree (linked memories), leaving out hubs linked to more than `maxDegree` memories:
- * they lead everywhere, so they cost the most and tell the least. Nearest and rarest first.
+ * The memories around some seed nodes, in one bounded statement: the seeds and up to
+ * `perSeed` neighbours of each (both directions, distance 1), at most `nodes` of them nearest
+ * first, and the memories linked to each of them that is not a hub (linked to more than
+ * `maxDegree` memories, counted up to that cap), with the node's degree. Every step has a
+ * LIMIT: a frequent entity in a query cannot make it read the whole graph.
  */
-export async function neighbourhood(
+export async function graphLinks(
   db: Queryable,
-  organizationId: string,
   seeds: string[],
-  opts: { maxDegree: number; limit: number },
-): Promise<Map<string, { depth: number; degree: number }>> {
-  if (!seeds.length) return new Map();
-  const rows = await db.query<{ id: string; depth: number; degree: number }>(
-    `WITH seed AS (SELECT unnest($1::text[]) AS id),
+  caps: { perSeed: number; nodes: number; maxDegree: number },
+): Promise<{ node_id: string; depth: number; memory_id: string; degree: number }[]> {
+  if (!seeds.length) return [];
+  return db.query(
+    `WITH seed AS (SELECT DISTINCT unnest($1::text[]) AS id),
      near AS (
        SELECT id, 0 AS depth FROM seed
-       UNION ALL SELECT e.target_id, 1 FROM seed s JOIN graph_edges e ON e.source_id = s.id AND e.organization_id = $2
-       UNION ALL SELECT e.source_id, 1 FROM seed s JOIN graph_edges e ON e.target_id = s.id AND e.organization_id = $2
+       UNION ALL SELECT x.id, 1 FROM seed s CROSS JOIN LATERAL (SELECT e.target_id AS id FROM graph_edges e WHERE e.source_id = s.id LIMIT $2) x
+       UNION ALL SELECT x.id, 1 FROM seed s CROSS JOIN LATERAL (SELECT e.source_id AS id FROM graph_edges e WHERE e.target_id = s.id LIMIT $2) x
      ),
-     node AS (SELECT id, min(depth) AS depth FROM near GROUP BY id)
-     SELECT n.id, n.depth::int AS depth, d.degree
-     FROM node n CROSS JOIN LATERAL (
-       -- Counting stops past the cap: a hub's exact size does not matter, only that it is one.
-       SELECT count(*)::int AS degree FROM (SELECT 1 FROM memory_nodes m WHERE m.node_id = n.id LIMIT $3 + 1) x
-     ) d
-     WHERE d.degree <= $3
-     ORDER BY n.depth, d.degree LIMIT $4`,
-    [seeds, organizationId, opts.maxDegree, opts.limit],
-  );
-  return new Map(rows.map((r) => [r.id, { depth: r.depth, degree: r.degree }]));
-}
-
-/** Memory ids linked to these nodes (within what the caller filters later), with how many nodes each links. */
-export async function memoriesOfNodes(db: Queryable, organizationId: string, nodeIds: string[], limit: number): Promise<{ memory_id: string; node_id: string }[]> {
-  if (!nodeIds.length) return [];
-  return db.query(
-    `SELECT memory_id, node_id FROM memory_nodes WHERE organization_id = $1 AND node_id = ANY($2::text[]) LIMIT $3`,
-    [organizationId, nodeIds, limit],
+     node AS (SELECT id, min(depth) AS depth FROM near GROUP BY id ORDER BY min(depth), id LIMIT $3),
+     link AS (
+       SELECT n.id AS node_id, n.depth, l.memory_id FROM node n
+       CROSS JOIN LATERAL (SELECT m.memory_id FROM memory_nodes m WHERE m.node_id = n.id LIMIT $4::int + 1) l
+     ),
+     degree AS (SELECT node_id, count(*)::int AS degree FROM link GROUP BY node_id)
+     SELECT l.node_id, l.depth::int AS depth, l.memory_id, d.degree FROM link l JOIN degree d USING (node_id) WHERE d.degree <= $4`,
+    [seeds, caps.perSeed, caps.nodes, caps.maxDegree],
   );
 }
 

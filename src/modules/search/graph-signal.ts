@@ -1,6 +1,6 @@
 import type { Queryable } from '../../platform/db/index.ts';
 import type { Extractor } from '../../platform/models/extractor.ts';
-import { canonicalKey, matchNodes, memoriesOfNodes, neighbourhood, nodesOfMemories, type NodeRow } from '../graph/graph.store.ts';
+import { canonicalKey, graphLinks, matchNodes, nodesOfMemories, type NodeRow } from '../graph/graph.store.ts';
 import { overrideMatches } from '../graph/override.store.ts';
 import type { SearchOverride } from './search.schemas.ts';
 import type { Ranked } from './fusion.ts';
@@ -8,13 +8,13 @@ import { STOP_WORDS } from './analyzer.ts';
 import { visibleMemories, type SearchScope } from './search.store.ts';
 
 /**
- * Bounds of the walk: nodes linked to more than MAX_DEGREE memories are hubs (the speaker, a
- * frequent topic) and are skipped; at most MAX_NODES nodes and MAX_LINKS memory links are read.
- * Measured at 10k memories (docs/graph.md): without them one hub in a query costs ~50 ms.
+ * Bounds of the walk (docs/graph.md has the measurements behind them): nodes linked to more
+ * than MAX_DEGREE memories are hubs (the speaker, a frequent topic) and are skipped; each
+ * seed contributes at most PER_SEED neighbours, and at most MAX_NODES nodes are read.
  */
 const MAX_DEGREE = 200;
-const MAX_NODES = 100;
-const MAX_LINKS = 2000;
+const PER_SEED = 25;
+const MAX_NODES = 80;
 
 /**
  * The agentic-graph signal (`enable_agentic_graph`): recognise the entities in the query with
@@ -29,12 +29,10 @@ export async function graphSignal(db: Queryable, extractor: Extractor, scope: Se
   const namespaceKey = scope.namespaceId ?? null;
   const matched = await matchNodes(db, scope.organizationId, namespaceKey, keys);
   if (!matched.length) return new Map();
-  const near = await neighbourhood(db, scope.organizationId, matched.map((n) => n.id), { maxDegree: MAX_DEGREE, limit: MAX_NODES });
-  const links = await memoriesOfNodes(db, scope.organizationId, [...near.keys()], MAX_LINKS);
+  const links = await graphLinks(db, matched.map((n) => n.id), { perSeed: PER_SEED, nodes: MAX_NODES, maxDegree: MAX_DEGREE });
   const raw = new Map<string, number>();
   for (const l of links) {
-    const { depth, degree } = near.get(l.node_id)!;
-    const w = 1 / (1 + depth) / Math.log(2 + degree);
+    const w = 1 / (1 + l.depth) / Math.log(2 + l.degree);
     raw.set(l.memory_id, (raw.get(l.memory_id) ?? 0) + w);
   }
   const best = [...raw.entries()].sort((a, b) => b[1] - a[1]).slice(0, Math.max(limit * 3, 100));
