@@ -9,7 +9,7 @@
  * (the job runner retries with backoff; this adapter does not retry on its own). Output that
  * is still unusable after one repair request throws a non-retryable 'bad_response'.
  */
-import { endpointUrl, errorMessage, retryAfterMs } from './openai-http.ts';
+import { endpointUrl, errorMessage, NetworkError, postJson, retryableStatus, retryAfterMs } from './openai-http.ts';
 import { z } from 'zod';
 import {
   canonicalName,
@@ -72,16 +72,13 @@ export function createLlmExtractor(options: LlmExtractorOptions): Extractor {
     const body: Record<string, unknown> = { model: options.model, messages, temperature: options.temperature ?? 0 };
     if (options.maxTokens) body.max_tokens = options.maxTokens;
     body.response_format = format === 'json_schema' ? { type: 'json_schema', json_schema: { name: 'graph_extraction', strict: true, schema: jsonSchema } } : { type: 'json_object' };
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
-    if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
     let res: Response;
     let text: string;
     try {
-      res = await doFetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) });
-      text = await res.text();
+      ({ res, text } = await postJson(doFetch, url, body, { apiKey: options.apiKey, timeoutMs }));
     } catch (err) {
-      const why = (err as Error).name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : `failed: ${(err as Error).message}`;
-      throw new ExtractorError('unavailable', `${name}: POST ${url} ${why}`, true, { cause: err });
+      if (!(err instanceof NetworkError)) throw err;
+      throw new ExtractorError('unavailable', `${name}: POST ${url} ${err.message}`, true, { cause: err.cause });
     }
     // Servers without structured output reject json_schema with a 400 that names it: use json_object from now on.
     if ((res.status === 400 || res.status === 422) && format === 'json_schema' && /response_format|json_schema|structured/i.test(text)) {
@@ -89,7 +86,7 @@ export function createLlmExtractor(options: LlmExtractorOptions): Extractor {
       return complete(messages, jsonSchema);
     }
     if (!res.ok) {
-      const retryable = res.status === 429 || res.status === 408 || res.status >= 500;
+      const retryable = retryableStatus(res.status);
       const retryAfter = retryAfterMs(res.headers.get('retry-after'));
       throw new ExtractorError(retryable ? 'unavailable' : 'http_error', `${name}: POST ${url} answered ${res.status}: ${errorMessage(text)}`, retryable, { retryAfterMs: retryAfter });
     }

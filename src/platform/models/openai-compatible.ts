@@ -3,7 +3,7 @@
  * self-hosted servers such as vLLM, Hugging Face TEI or Ollama (e.g. Qwen3-Embedding).
  * Request `{model, input: string[]}`; response `{data: [{index, embedding: number[]}]}`.
  */
-import { endpointUrl, errorMessage, retryAfterMs } from './openai-http.ts';
+import { endpointUrl, errorMessage, NetworkError, postJson, retryableStatus, retryAfterMs } from './openai-http.ts';
 import { chunks, EmbedderError, fallbackVector, normalize, type Embedder } from './embedder.ts';
 
 /** Configuration for {@link createOpenAICompatibleEmbedder}. */
@@ -49,21 +49,16 @@ export function createOpenAICompatibleEmbedder(options: OpenAICompatibleOptions)
   async function attempt(input: string[]): Promise<number[][]> {
     const body: Record<string, unknown> = { model: options.model, input };
     if (options.sendDimensions) body.dimensions = options.dimensions;
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
-    if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
     let res: Response;
     let text: string;
     try {
-      // The timeout covers the body too: a server that stalls mid-response is also retried.
-      res = await doFetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) });
-      text = await res.text();
+      ({ res, text } = await postJson(doFetch, url, body, { apiKey: options.apiKey, timeoutMs }));
     } catch (err) {
-      const timedOut = (err as Error).name === 'TimeoutError';
-      const why = timedOut ? `timed out after ${timeoutMs} ms` : `failed: ${(err as Error).message}`;
-      throw new EmbedderError('unavailable', `${name}: POST ${url} ${why}`, true, { cause: err });
+      if (!(err instanceof NetworkError)) throw err;
+      throw new EmbedderError('unavailable', `${name}: POST ${url} ${err.message}`, true, { cause: err.cause });
     }
     if (!res.ok) {
-      const retryable = res.status === 429 || res.status >= 500;
+      const retryable = retryableStatus(res.status);
       throw new EmbedderError(
         retryable ? 'unavailable' : 'http_error',
         `${name}: POST ${url} answered ${res.status}: ${errorMessage(text)}`,

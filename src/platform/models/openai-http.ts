@@ -31,3 +31,35 @@ export function retryAfterMs(header: string | null): number | undefined {
   const date = Date.parse(header);
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
+
+/** The request never got a complete answer (timeout, refused, reset): always worth retrying. */
+export class NetworkError extends Error {
+  constructor(readonly timedOut: boolean, message: string, options: { cause?: unknown } = {}) {
+    super(message, options);
+    this.name = 'NetworkError';
+  }
+}
+
+/**
+ * POST a JSON body with the usual headers (Bearer key when given) and read the whole answer.
+ * The timeout covers the body too, so a server that stalls mid-response counts as unavailable.
+ */
+export async function postJson(
+  doFetch: typeof fetch,
+  url: string,
+  body: unknown,
+  opts: { apiKey?: string; timeoutMs: number },
+): Promise<{ res: Response; text: string }> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+  if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`;
+  try {
+    const res = await doFetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(opts.timeoutMs) });
+    return { res, text: await res.text() };
+  } catch (err) {
+    const timedOut = (err as Error).name === 'TimeoutError';
+    throw new NetworkError(timedOut, timedOut ? `timed out after ${opts.timeoutMs} ms` : `failed: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/** Whether an HTTP status is worth retrying (rate limits, timeouts, server errors). */
+export const retryableStatus = (status: number) => status === 429 || status === 408 || status >= 500;
