@@ -7,7 +7,7 @@ import type { ProcessingStep } from '../memories/memories.jobs.ts';
 import { applyConsent, requestedSchemaId, resolveGraphPlan } from './policy.ts';
 import type { GraphPlan, ViaRelationship } from './policy.schemas.ts';
 import { canonicalKey, neighboursVia, nodesOfType, setMemoryEdges, setMemoryNodes, upsertNode, type NodeRow } from './graph.store.ts';
-import { existingMemoryIds, linkOwnMemoryNode, previousMemoryIds, relatedMemoryIds } from './links.store.ts';
+import { existingMemoryIds, linkOwnMemoryNode, previousMemoryIds, relatedMemoryIds, stillCurrent } from './links.store.ts';
 import { extractionSchema } from './schema-bridge.ts';
 import type { ActiveSchema } from '../schemas/schemas.service.ts';
 import { applyEdgeConstraints, applyNodeConstraints, type PlannedEdge, type PlannedNode } from './constraints.ts';
@@ -171,6 +171,9 @@ export function createGraphBuilder(deps: GraphBuilderDeps): ProcessingStep & { b
       planned.edges = applyEdgeConstraints(planned.edges, planned.nodes, plan.edge_constraints);
     }
     return db.transaction(async (tx) => {
+      // A run that read an older version of the memory (content or policy changed meanwhile)
+      // writes nothing: the run enqueued with that update builds from the new row.
+      if (!(await stillCurrent(tx, m))) return { nodes: 0, edges: 0, reused: 0 };
       const ids = new Map<string, string>();
       let reused = 0;
       const ordered = [...planned.nodes].sort((a, b) => (a.type + canonicalKey(a.name) < b.type + canonicalKey(b.name) ? -1 : 1));

@@ -6,6 +6,7 @@ import { addMemory, post } from '../../../test/memory-helpers.ts';
 import { buildWorker } from '../../app.ts';
 import { createLogger } from '../../platform/log.ts';
 import type { Worker } from '../../platform/jobs/index.ts';
+import { stillCurrent } from './links.store.ts';
 
 const log = createLogger('silent');
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -286,6 +287,17 @@ for (const store of testStores) {
       assert.deepEqual(await t.db.query(`SELECT 1 FROM graph_nodes WHERE canonical_key = 'oskar lind'`), [], 'the old node is pruned');
       const bad = await t.app.inject({ method: 'PUT', url: `/v1/memory/${id}`, headers: { 'x-api-key': t.key }, payload: { link_to: 'Person:name=' } });
       assert.equal(bad.statusCode, 422, bad.body);
+    });
+
+    it('a build that read an older version of the memory is detected (content or policy changed; metadata does not count)', async () => {
+      const id = await add({ content: 'Version one.', external_user_id: 'vera' });
+      const [read] = await t.db.query('SELECT id, content, policy, consent, namespace_id FROM memories WHERE id = $1', [id]);
+      const current = () => t.db.transaction((tx) => stillCurrent(tx, read as any));
+      assert.equal(await current(), true);
+      await t.db.query(`UPDATE memories SET metadata = '{"topic":"x"}' WHERE id = $1`, [id]);
+      assert.equal(await current(), true, 'metadata does not change the graph');
+      await t.db.query(`UPDATE memories SET content = 'Version two.' WHERE id = $1`, [id]);
+      assert.equal(await current(), false);
     });
 
     it('another organization gets its own nodes and never reaches this one\'s memories through the graph', async () => {

@@ -46,3 +46,20 @@ export async function linkOwnMemoryNode(tx: Queryable, organizationId: string, m
     [memoryId, nodeId, organizationId],
   );
 }
+
+/**
+ * Lock the memory row and tell whether what its graph is built from (content, policy, consent,
+ * namespace) is still what `read` saw. Other updates (metadata, ACL) do not invalidate a build.
+ */
+export async function stillCurrent(
+  tx: Queryable,
+  read: { id: string; content: string; policy: unknown; consent: string; namespace_id: string | null },
+): Promise<boolean> {
+  const rows = await tx.query<{ content: string; policy: unknown; consent: string; namespace_id: string | null }>(
+    'SELECT content, policy, consent, namespace_id FROM memories WHERE id = $1 FOR UPDATE',
+    [read.id],
+  );
+  const now = rows[0];
+  return !!now && now.content === read.content && now.consent === read.consent && now.namespace_id === read.namespace_id
+    && JSON.stringify(now.policy) === JSON.stringify(read.policy);
+}
