@@ -53,7 +53,11 @@ export interface AppDeps {
   config: Config;
   db: Db;
   log: Logger;
+  /** The embedding models, shared when one process runs both roles (built from config if absent). */
+  models?: Models;
 }
+
+export type Models = ReturnType<typeof embeddersFromConfig>;
 
 const webhookSettings = (config: Config): WebhookSettings => ({
   allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, maxAttempts: config.WEBHOOK_MAX_ATTEMPTS, timeoutMs: config.WEBHOOK_TIMEOUT_MS,
@@ -66,8 +70,8 @@ export function buildEvents(config: Config) {
 }
 
 /** Composition root: build every module from its dependencies and mount its routes. */
-export async function buildApp({ config, db, log }: AppDeps): Promise<FastifyInstance> {
-  const embedders = embeddersFromConfig(config);
+export async function buildApp({ config, db, log, models }: AppDeps): Promise<FastifyInstance> {
+  const embedders = models ?? embeddersFromConfig(config);
   await embedders.load();
   for (const [slot, e] of [['embedding', embedders.index.primary], ['embedding2', embedders.index.secondary]] as const) {
     if (e) await ensureVectorIndex(db, slot, e.id, e.dimensions);
@@ -123,9 +127,9 @@ export async function buildApp({ config, db, log }: AppDeps): Promise<FastifyIns
  * The background worker with every module's job handlers (the `worker` role; with PGlite it
  * always runs in the server process). Not started: the caller starts and stops it.
  */
-export function buildWorker({ config, db, log }: AppDeps): Worker {
+export function buildWorker({ config, db, log, models }: AppDeps): Worker {
   // Loaded on the first semantic constraint match only; cached, since stored names repeat.
-  const primary = embeddersFromConfig(config).query.primary;
+  const primary = (models ?? embeddersFromConfig(config)).query.primary;
   const graph = createGraphBuilder({
     db, log, extractor: extractorFromConfig(config), embed: (texts) => primary.embed(texts),
     schema: (organizationId, schemaId) => getActiveSchema(db, organizationId, schemaId).catch(() => null),

@@ -3,6 +3,7 @@ import { createLogger } from './platform/log.ts';
 import { openDb } from './platform/db/index.ts';
 import { bootstrap } from './modules/organizations/bootstrap.ts';
 import { buildApp, buildWorker } from './app.ts';
+import { embeddersFromConfig } from './modules/search/embedders.ts';
 import { startMaintenance } from './retention.ts';
 
 let config: Config;
@@ -24,8 +25,10 @@ async function start() {
   // One process owns an embedded store, so its worker runs here whatever ROLES says.
   const roles = db.kind === 'pglite' ? [...new Set([...config.ROLES, 'worker' as const])] : config.ROLES;
   if (db.kind === 'pglite' && !config.ROLES.includes('worker')) log.warn('PGlite: the worker runs in the server process (ROLES is for PostgreSQL)');
-  const app = roles.includes('api') ? await buildApp({ config, db, log }) : null;
-  const worker = roles.includes('worker') ? buildWorker({ config, db, log }) : null;
+  // One set of models per process: the worker's semantic matching reuses the API's (and its cache).
+  const models = embeddersFromConfig(config);
+  const app = roles.includes('api') ? await buildApp({ config, db, log, models }) : null;
+  const worker = roles.includes('worker') ? buildWorker({ config, db, log, models }) : null;
   if (app) await app.listen({ port: config.PORT, host: config.HOST });
   await worker?.start();
   const stopMaintenance = worker ? startMaintenance(db, config, log) : null;

@@ -10,6 +10,7 @@ import { canonicalKey, neighboursVia, nodesOfType, setMemoryEdges, setMemoryNode
 import { existingMemoryIds, linkOwnMemoryNode, previousMemoryIds, relatedMemoryIds, stillCurrent } from './links.store.ts';
 import { extractionSchema } from './schema-bridge.ts';
 import type { ActiveSchema } from '../schemas/schemas.service.ts';
+import { recordSchemaUse } from '../schemas/schemas.store.ts';
 import { applyEdgeConstraints, applyNodeConstraints, type PlannedEdge, type PlannedNode } from './constraints.ts';
 
 interface PlannedGraph {
@@ -170,7 +171,7 @@ export function createGraphBuilder(deps: GraphBuilderDeps): ProcessingStep & { b
       planned.nodes = await applyNodeConstraints(planned.nodes, plan.node_constraints, { candidates, neighbours, similarity });
       planned.edges = applyEdgeConstraints(planned.edges, planned.nodes, plan.edge_constraints);
     }
-    return db.transaction(async (tx) => {
+    const built = await db.transaction(async (tx) => {
       // A run that read an older version of the memory (content or policy changed meanwhile)
       // writes nothing: the run enqueued with that update builds from the new row.
       if (!(await stillCurrent(tx, m))) return { nodes: 0, edges: 0, reused: 0 };
@@ -192,6 +193,9 @@ export function createGraphBuilder(deps: GraphBuilderDeps): ProcessingStep & { b
       await setMemoryEdges(tx, organizationId, m.id, edges);
       return { nodes: ids.size, edges: edges.length, reused };
     });
+    // The schema's usage count (outside the graph transaction: one short update on a shared row).
+    if (active && built.nodes) await recordSchemaUse(db, organizationId, schemaId!);
+    return built;
   }
 
   return {

@@ -144,6 +144,9 @@ for (const store of testStores) {
       assert.ok(nodes.length > 0 && nodes.every((n) => ['Company', 'Deal'].includes(n.type)), JSON.stringify(nodes));
       const [row] = await t.db.query(`SELECT schema_id FROM graph_nodes n JOIN memory_nodes mn ON mn.node_id = n.id WHERE mn.memory_id = $1 LIMIT 1`, [id]);
       assert.equal(row.schema_id, schemaId);
+      const [used] = await t.db.query('SELECT usage_count, last_used_at FROM graph_schemas WHERE id = $1', [schemaId]);
+      assert.equal(used.usage_count, 1, 'the memory that used the schema is counted');
+      assert.ok(used.last_used_at);
       const res = await post(t, '/v1/memory/search', { query: 'Initech deal', external_user_id: 'gina', schema_id: schemaId });
       assert.equal(res.statusCode, 200, res.body);
       assert.ok(res.json().data.nodes.length > 0 && res.json().data.nodes.every((n: any) => n.schema_id === schemaId));

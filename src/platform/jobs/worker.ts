@@ -65,12 +65,9 @@ export function defaultBackoff(attempt: number, baseMs = 1000): number {
 }
 
 /**
- * A failure that another attempt cannot fix (invalid input, a constraint that cannot be met):
- * the job is dead at once instead of retrying. Any error with `permanent: true` counts.
+ * A failure that another attempt cannot fix (invalid input, a constraint that cannot be met)
+ * is thrown with `permanent: true`: the job is dead at once instead of retrying.
  */
-export class PermanentJobError extends Error {
-  readonly permanent = true;
-}
 const isPermanent = (err: unknown) => !!err && typeof err === 'object' && (err as { permanent?: unknown }).permanent === true;
 
 const errorText = (err: unknown) => (err instanceof Error ? err.stack ?? err.message : String(err)).slice(0, 4000);

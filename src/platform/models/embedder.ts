@@ -3,6 +3,8 @@
  * (USE lite, GloVe SIF, OpenAI-compatible HTTP, local ONNX) live beside it.
  */
 
+import { ModelError } from './model-error.ts';
+
 /** A text embedder. Vectors are unit-length (L2-normalised) number arrays. */
 export interface Embedder {
   /** Stable model id stored beside every vector, e.g. 'use-lite-512', 'glove-sif-100', 'openai:<model>' */
@@ -25,21 +27,8 @@ export type EmbedderErrorCode =
   | 'invalid_input';
 
 /** The one error type adapters throw, so callers can branch on `code` instead of messages. */
-export class EmbedderError extends Error {
-  constructor(
-    readonly code: EmbedderErrorCode,
-    message: string,
-    /** True when the same call may succeed later (timeouts, 429, 5xx). */
-    readonly retryable = false,
-    options: { cause?: unknown; retryAfterMs?: number } = {},
-  ) {
-    super(message, { cause: options.cause });
-    this.name = 'EmbedderError';
-    this.retryAfterMs = options.retryAfterMs;
-  }
-
-  /** How long a server asked us to wait before retrying (`Retry-After`), if it said. */
-  readonly retryAfterMs?: number;
+export class EmbedderError extends ModelError<EmbedderErrorCode> {
+  override readonly name = 'EmbedderError';
 }
 
 /**

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { fakeJsonServer, type Reply as FakeReply, type Seen as FakeSeen } from '../../../test/fake-json-server.ts';
 import { DEFAULT_NODE_TYPES, ExtractorError, type GraphSchema } from './extractor.ts';
 import { chatCompletionsUrl, createLlmExtractor } from './extractor.llm.ts';
 
@@ -14,12 +13,8 @@ interface ChatBody {
 interface JsonSchema {
   properties: Record<string, { items: { properties: Record<string, { enum?: string[] }> } }>;
 }
-interface Seen {
-  url: string;
-  auth: string | undefined;
-  body: ChatBody;
-}
-type Reply = (seen: Seen, attempt: number) => { status: number; body: unknown; headers?: Record<string, string> } | 'hang';
+type Seen = FakeSeen<ChatBody>;
+type Reply = FakeReply<Seen['body']>;
 
 /** A chat-completions answer whose assistant message is `content`. */
 const chat = (content: string) => ({
@@ -45,29 +40,14 @@ const GOOD = {
 };
 
 describe('LLM extractor (OpenAI-compatible chat completions)', () => {
-  const seen: Seen[] = [];
   let reply: Reply = () => chat(JSON.stringify(GOOD));
   let baseUrl = '';
-  const server = http.createServer((req, res) => {
-    let raw = '';
-    req.on('data', (c) => (raw += c));
-    req.on('end', () => {
-      const s: Seen = { url: req.url ?? '', auth: req.headers.authorization, body: JSON.parse(raw) };
-      seen.push(s);
-      const r = reply(s, seen.length);
-      if (r === 'hang') return; // never answer: exercises the timeout
-      res.writeHead(r.status, { 'content-type': 'application/json', ...r.headers });
-      res.end(typeof r.body === 'string' ? r.body : JSON.stringify(r.body));
-    });
-  });
+  const fake = fakeJsonServer<Seen['body']>(() => reply);
+  const seen = fake.seen;
   before(async () => {
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    baseUrl = await fake.start();
   });
-  after(() => {
-    server.closeAllConnections();
-    server.close();
-  });
+  after(() => fake.stop());
   beforeEach(() => {
     seen.length = 0;
     reply = () => chat(JSON.stringify(GOOD));

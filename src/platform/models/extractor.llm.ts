@@ -9,7 +9,7 @@
  * (the job runner retries with backoff; this adapter does not retry on its own). Output that
  * is still unusable after one repair request throws a non-retryable 'bad_response'.
  */
-import { endpointUrl, errorMessage, NetworkError, postJson, retryableStatus, retryAfterMs } from './openai-http.ts';
+import { endpointUrl, errorMessage, postJson, retryableStatus, retryAfterMs } from './openai-http.ts';
 import { z } from 'zod';
 import {
   canonicalName,
@@ -72,14 +72,10 @@ export function createLlmExtractor(options: LlmExtractorOptions): Extractor {
     const body: Record<string, unknown> = { model: options.model, messages, temperature: options.temperature ?? 0 };
     if (options.maxTokens) body.max_tokens = options.maxTokens;
     body.response_format = format === 'json_schema' ? { type: 'json_schema', json_schema: { name: 'graph_extraction', strict: true, schema: jsonSchema } } : { type: 'json_object' };
-    let res: Response;
-    let text: string;
-    try {
-      ({ res, text } = await postJson(doFetch, url, body, { apiKey: options.apiKey, timeoutMs }));
-    } catch (err) {
-      if (!(err instanceof NetworkError)) throw err;
-      throw new ExtractorError('unavailable', `${name}: POST ${url} ${err.message}`, true, { cause: err.cause });
-    }
+    const { res, text } = await postJson(doFetch, url, body, {
+      apiKey: options.apiKey, timeoutMs,
+      unavailable: (reason, cause) => new ExtractorError('unavailable', `${name}: POST ${url} ${reason}`, true, { cause }),
+    });
     // Servers without structured output reject json_schema with a 400 that names it: use json_object from now on.
     if ((res.status === 400 || res.status === 422) && format === 'json_schema' && /response_format|json_schema|structured/i.test(text)) {
       format = 'json_object';

@@ -4,6 +4,8 @@
  * and `extractor.llm.ts` (any OpenAI-compatible chat-completions endpoint).
  */
 
+import { ModelError } from './model-error.ts';
+
 /** One previous conversation turn, given so pronouns and the speaker can be resolved. */
 export interface ContextTurn {
   role: string;
@@ -114,21 +116,8 @@ export type ExtractorErrorCode =
   | 'invalid_input';
 
 /** The one error type extractors throw, so callers can branch on `code` and `retryable`. */
-export class ExtractorError extends Error {
-  constructor(
-    readonly code: ExtractorErrorCode,
-    message: string,
-    /** True when the same call may succeed later (timeouts, 429, 5xx). */
-    readonly retryable = false,
-    options: { cause?: unknown; retryAfterMs?: number } = {},
-  ) {
-    super(message, { cause: options.cause });
-    this.name = 'ExtractorError';
-    this.retryAfterMs = options.retryAfterMs;
-  }
-
-  /** How long a server asked us to wait before retrying (`Retry-After`), if it said. */
-  readonly retryAfterMs?: number;
+export class ExtractorError extends ModelError<ExtractorErrorCode> {
+  override readonly name = 'ExtractorError';
 }
 
 /** 'works at' / 'worksAt' / 'Works-At' → 'WORKS_AT'. */

@@ -1,16 +1,11 @@
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { fakeJsonServer, type Reply as FakeReply, type Seen as FakeSeen } from '../../../test/fake-json-server.ts';
 import { dot, EmbedderError } from './embedder.ts';
 import { createOpenAICompatibleEmbedder, embeddingsUrl } from './openai-compatible.ts';
 
-interface Seen {
-  url: string;
-  auth: string | undefined;
-  body: { model: string; input: string[]; dimensions?: number };
-}
-type Reply = (seen: Seen, attempt: number) => { status: number; body: unknown; headers?: Record<string, string> } | 'hang';
+type Seen = FakeSeen<{ model: string; input: string[]; dimensions?: number }>;
+type Reply = FakeReply<Seen['body']>;
 
 /** A vector that depends on the text, so order mix-ups show; deliberately not unit-length. */
 const vectorFor = (text: string, dims: number) => Array.from({ length: dims }, (_, i) => ((text.length + i) % 7) + 1);
@@ -27,29 +22,14 @@ const ok = (seen: Seen, dims = 8) => ({
 });
 
 describe('OpenAI-compatible embedder', () => {
-  const seen: Seen[] = [];
   let reply: Reply = (s) => ok(s);
   let baseUrl = '';
-  const server = http.createServer((req, res) => {
-    let raw = '';
-    req.on('data', (c) => (raw += c));
-    req.on('end', () => {
-      const s: Seen = { url: req.url ?? '', auth: req.headers.authorization, body: JSON.parse(raw) };
-      seen.push(s);
-      const r = reply(s, seen.length);
-      if (r === 'hang') return; // never answer: exercises the timeout
-      res.writeHead(r.status, { 'content-type': 'application/json', ...r.headers });
-      res.end(JSON.stringify(r.body));
-    });
-  });
+  const fake = fakeJsonServer<Seen['body']>(() => reply);
+  const seen = fake.seen;
   before(async () => {
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    baseUrl = await fake.start();
   });
-  after(() => {
-    server.closeAllConnections();
-    server.close();
-  });
+  after(() => fake.stop());
   beforeEach(() => {
     seen.length = 0;
     reply = (s) => ok(s);

@@ -3,7 +3,7 @@
  * self-hosted servers such as vLLM, Hugging Face TEI or Ollama (e.g. Qwen3-Embedding).
  * Request `{model, input: string[]}`; response `{data: [{index, embedding: number[]}]}`.
  */
-import { endpointUrl, errorMessage, NetworkError, postJson, retryableStatus, retryAfterMs } from './openai-http.ts';
+import { endpointUrl, errorMessage, postJson, retryableStatus, retryAfterMs } from './openai-http.ts';
 import { chunks, EmbedderError, fallbackVector, normalize, type Embedder } from './embedder.ts';
 
 /** Configuration for {@link createOpenAICompatibleEmbedder}. */
@@ -49,14 +49,10 @@ export function createOpenAICompatibleEmbedder(options: OpenAICompatibleOptions)
   async function attempt(input: string[]): Promise<number[][]> {
     const body: Record<string, unknown> = { model: options.model, input };
     if (options.sendDimensions) body.dimensions = options.dimensions;
-    let res: Response;
-    let text: string;
-    try {
-      ({ res, text } = await postJson(doFetch, url, body, { apiKey: options.apiKey, timeoutMs }));
-    } catch (err) {
-      if (!(err instanceof NetworkError)) throw err;
-      throw new EmbedderError('unavailable', `${name}: POST ${url} ${err.message}`, true, { cause: err.cause });
-    }
+    const { res, text } = await postJson(doFetch, url, body, {
+      apiKey: options.apiKey, timeoutMs,
+      unavailable: (reason, cause) => new EmbedderError('unavailable', `${name}: POST ${url} ${reason}`, true, { cause }),
+    });
     if (!res.ok) {
       const retryable = retryableStatus(res.status);
       throw new EmbedderError(

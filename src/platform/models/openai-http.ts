@@ -32,23 +32,17 @@ export function retryAfterMs(header: string | null): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
-/** The request never got a complete answer (timeout, refused, reset): always worth retrying. */
-export class NetworkError extends Error {
-  constructor(readonly timedOut: boolean, message: string, options: { cause?: unknown } = {}) {
-    super(message, options);
-    this.name = 'NetworkError';
-  }
-}
-
 /**
  * POST a JSON body with the usual headers (Bearer key when given) and read the whole answer.
  * The timeout covers the body too, so a server that stalls mid-response counts as unavailable.
+ * A request that never got a complete answer (timeout, refused, reset) is thrown as the
+ * adapter's own retryable error, made by `unavailable` from a short reason.
  */
 export async function postJson(
   doFetch: typeof fetch,
   url: string,
   body: unknown,
-  opts: { apiKey?: string; timeoutMs: number },
+  opts: { apiKey?: string; timeoutMs: number; unavailable: (reason: string, cause: unknown) => Error },
 ): Promise<{ res: Response; text: string }> {
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`;
@@ -57,7 +51,7 @@ export async function postJson(
     return { res, text: await res.text() };
   } catch (err) {
     const timedOut = (err as Error).name === 'TimeoutError';
-    throw new NetworkError(timedOut, timedOut ? `timed out after ${opts.timeoutMs} ms` : `failed: ${(err as Error).message}`, { cause: err });
+    throw opts.unavailable(timedOut ? `timed out after ${opts.timeoutMs} ms` : `failed: ${(err as Error).message}`, err);
   }
 }
 
