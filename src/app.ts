@@ -33,8 +33,7 @@ import { createUsersService } from './modules/users/users.service.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { createAdminService } from './modules/organizations/admin.service.ts';
 import { adminRoutes } from './modules/organizations/admin.routes.ts';
-import type { Extractor } from './platform/models/extractor.ts';
-import { createLocalExtractor } from './platform/models/extractor.local.ts';
+import { LOCAL_EXTRACTOR_ID, lazyExtractor, type Extractor } from './platform/models/extractor.ts';
 import { createLlmExtractor } from './platform/models/extractor.llm.ts';
 import { createGraphBuilder } from './modules/graph/graph.builder.ts';
 import { getActiveSchema } from './modules/schemas/schemas.service.ts';
@@ -46,8 +45,11 @@ function extractorFromConfig(config: Config): Extractor {
   if (config.EXTRACTOR === 'llm') {
     return createLlmExtractor({ baseUrl: config.LLM_BASE_URL!, model: config.LLM_MODEL!, apiKey: config.LLM_API_KEY, timeoutMs: config.LLM_TIMEOUT_MS });
   }
-  return createLocalExtractor();
+  return localExtractor();
 }
+
+/** The compromise-based extractor, loaded on first use (docs/graph.md). */
+const localExtractor = () => lazyExtractor(LOCAL_EXTRACTOR_ID, async () => (await import('./platform/models/extractor.local.ts')).createLocalExtractor());
 
 export interface AppDeps {
   config: Config;
@@ -90,7 +92,7 @@ export async function buildApp({ config, db, log, models }: AppDeps): Promise<Fa
     embedders: embedders.query,
     weights: { bm25: config.SEARCH_WEIGHT_BM25, dense: config.SEARCH_WEIGHT_DENSE, dense2: config.SEARCH_WEIGHT_DENSE2, graph: config.SEARCH_WEIGHT_GRAPH },
     // Query entities are recognised locally even with an LLM extractor: a search must not wait on one.
-    extractor: createLocalExtractor(),
+    extractor: localExtractor(),
     bm25: { k1: config.SEARCH_BM25_K1, b: config.SEARCH_BM25_B },
     candidates: config.SEARCH_CANDIDATES,
     neighbourWeight: config.SEARCH_NEIGHBOUR_WEIGHT,

@@ -11,7 +11,7 @@
  * extractor.local.tokens.ts (tokens, spans), .dates.ts, .spans.ts, .nodes.ts, .relations.ts.
  */
 import nlp from 'compromise';
-import { restrictToSchema, type Extraction, type ExtractionInput, type Extractor } from './extractor.ts';
+import { LOCAL_EXTRACTOR_ID, restrictToSchema, type Extraction, type ExtractionInput, type Extractor } from './extractor.ts';
 import { NodeRegistry } from './extractor.local.nodes.ts';
 import { Relations, relateSentence } from './extractor.local.relations.ts';
 import { findSpans, keepSalientTopics } from './extractor.local.spans.ts';
@@ -28,7 +28,7 @@ export interface LocalExtractorOptions {
 /** Build the compromise-based extractor (id 'local-rules-1'; bump it when the output changes). */
 export function createLocalExtractor(options: LocalExtractorOptions = {}): Extractor {
   return {
-    id: 'local-rules-1',
+    id: LOCAL_EXTRACTOR_ID,
     async extract(input) {
       return restrictToSchema(extractLocal(input, options), input.schema);
     },
