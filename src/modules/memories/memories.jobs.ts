@@ -1,7 +1,7 @@
 import type { JobContext, JobHandler, JobRow } from '../../platform/jobs/index.ts';
 import type { Publish } from '../../platform/events/index.ts';
 import { memoryFinished, memoryStateChanged } from './memory-events.ts';
-import { failProcessing, finishProcessing, lockBatchOfMemory, startProcessing, type MemoryStatusRow } from './status.store.ts';
+import { failProcessing, finishProcessing, lockBatch, lockBatchOfMemory, startProcessing, type MemoryStatusRow } from './status.store.ts';
 
 /** Job kind enqueued with every memory that needs background processing. */
 export const MEMORY_PROCESS = 'memory.process';
@@ -58,7 +58,8 @@ export function memoryJobs(publish: Publish, steps: ProcessingStep[] = []): Reco
           }
         }
         await ctx.db.transaction(async (tx) => {
-          await lockBatchOfMemory(tx, organizationId, memory.id);
+          // The batch is known from the row read at the start: no lookup on this per-memory path.
+          if (memory.batch_id) await lockBatch(tx, memory.batch_id);
           const row = await finishProcessing(tx, organizationId, memory.id);
           if (row) await memoryFinished(tx, publish, { ...row, organizationId, status: 'completed' });
         });
