@@ -59,6 +59,28 @@ export function phrases(query: string): string[] {
   return out.slice(0, 60);
 }
 
+/**
+ * The graph's part in a search: the caller's structured query (search_override) when given —
+ * it replaces the generated one and, being the caller's own graph question, weighs as much as
+ * all other signals together, and its matched nodes become `data.nodes` — else the agentic
+ * signal when asked for, else nothing.
+ */
+export async function graphContribution(
+  db: Queryable,
+  extractor: Extractor | undefined,
+  scope: SearchScope,
+  body: { query: string; enable_agentic_graph?: boolean; search_override?: SearchOverride },
+  limit: number,
+  weight: number,
+): Promise<{ scores: Ranked; weight: number; nodes: ReturnType<typeof nodeView>[] | null }> {
+  if (body.search_override) {
+    const o = await overrideSignal(db, scope, body.search_override, limit);
+    return { scores: o.scores, weight: 1, nodes: o.nodes };
+  }
+  const scores = body.enable_agentic_graph && extractor && weight > 0 ? await graphSignal(db, extractor, scope, body.query, limit) : new Map<string, number>();
+  return { scores, weight, nodes: null };
+}
+
 /** `data.nodes` of a search: the nodes linked to the returned memories, most linked first. */
 export async function resultNodes(db: Queryable, organizationId: string, memoryIds: string[], maxNodes: number, schemaId?: string) {
   const rows = await nodesOfMemories(db, organizationId, memoryIds, maxNodes, schemaId);

@@ -14,7 +14,7 @@ import { fuse, type FusionWeights } from './fusion.ts';
 import type { SearchBody } from './search.schemas.ts';
 import { bm25, logQuery, nearest, sessionNeighbours, sharedWith, type Bm25Params, type SearchScope } from './search.store.ts';
 import { withNeighbourContext } from './context.ts';
-import { graphSignal, overrideSignal, resultNodes } from './graph-signal.ts';
+import { graphContribution, resultNodes } from './graph-signal.ts';
 import type { Extractor } from '../../platform/models/extractor.ts';
 
 export interface SearchDeps {
@@ -108,18 +108,13 @@ export function createSearchService(deps: SearchDeps) {
         ]);
         // After the others, not beside them: PGlite runs one statement at a time anyway, and the
         // graph signal is the optional, slower one.
-        // An explicit structured query (search_override) replaces the generated one and, being
-        // the caller's own graph question, weighs as much as all other signals together.
-        const override = body.search_override ? await overrideSignal(db, scope, body.search_override, n) : null;
-        if (override) overrideNodes = override.nodes;
-        const graphWeight = override ? 1 : (deps.weights.graph ?? 0);
-        const graph = override?.scores
-          ?? (body.enable_agentic_graph && deps.extractor && graphWeight > 0 ? await graphSignal(db, deps.extractor, scope, body.query, n) : new Map<string, number>());
+        const graph = await graphContribution(db, deps.extractor, scope, body, n, deps.weights.graph ?? 0);
+        overrideNodes = graph.nodes;
         const fused = fuse([
           { scores: lexical, weight: deps.weights.bm25 },
           { scores: dense, weight: deps.weights.dense },
           { scores: dense2, weight: deps.weights.dense2 },
-          { scores: graph, weight: graphWeight, norm: 'max' },
+          { scores: graph.scores, weight: graph.weight, norm: 'max' },
         ]);
         let scores = new Map(fused.map((f) => [f.id, f.score]));
         // Session neighbours are not re-checked against memory-level filters, so expand only without them.
