@@ -132,7 +132,9 @@ export function createGraphBuilder(deps: GraphBuilderDeps): ProcessingStep & { b
 
   async function memoryRefs(plan: GraphPlan, m: MemoryRow): Promise<MemoryRefs> {
     if (plan.mode === 'none') return { previous: undefined, context: [], related: [], named: new Set() };
-    const wanted = Math.max(plan.link_to_context_memories, 1);
+    // Only plans that link to earlier memories pay for the lookup (most memories do not).
+    const wantsPrevious = plan.link_to_previous_memory || plan.relationships.some((r) => r.source === '$previous' || r.target === '$previous');
+    const wanted = Math.max(plan.link_to_context_memories, wantsPrevious ? 1 : 0);
     const before = await previousMemoryIds(db, m, wanted);
     const named = plan.relationships.flatMap((r) => [r.source, r.target]).filter((x) => !x.startsWith('$') && !plan.nodes.some((n) => n.id === x));
     return {
