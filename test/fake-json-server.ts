@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { after, before } from 'node:test';
 import type { AddressInfo } from 'node:net';
 
 /** One request as the fake server saw it. */
@@ -41,4 +42,15 @@ export function fakeJsonServer<Body>(currentReply: () => Reply<Body>) {
       server.close();
     },
   };
+}
+
+/** fakeJsonServer started before and stopped after the enclosing suite; `url()` once started. */
+export function useFakeJsonServer<Body>(currentReply: () => Reply<Body>) {
+  const fake = fakeJsonServer(currentReply);
+  let baseUrl = '';
+  before(async () => {
+    baseUrl = await fake.start();
+  });
+  after(() => fake.stop());
+  return { seen: fake.seen, url: () => baseUrl };
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { fakeJsonServer, type Reply as FakeReply, type Seen as FakeSeen } from '../../../test/fake-json-server.ts';
+import { beforeEach, describe, it } from 'node:test';
+import { useFakeJsonServer, type Reply as FakeReply, type Seen as FakeSeen } from '../../../test/fake-json-server.ts';
 import { DEFAULT_NODE_TYPES, ExtractorError, type GraphSchema } from './extractor.ts';
 import { chatCompletionsUrl, createLlmExtractor } from './extractor.llm.ts';
 
@@ -41,18 +41,13 @@ const GOOD = {
 
 describe('LLM extractor (OpenAI-compatible chat completions)', () => {
   let reply: Reply = () => chat(JSON.stringify(GOOD));
-  let baseUrl = '';
-  const fake = fakeJsonServer<Seen['body']>(() => reply);
+  const fake = useFakeJsonServer<Seen['body']>(() => reply);
   const seen = fake.seen;
-  before(async () => {
-    baseUrl = await fake.start();
-  });
-  after(() => fake.stop());
   beforeEach(() => {
     seen.length = 0;
     reply = () => chat(JSON.stringify(GOOD));
   });
-  const make = (extra: Partial<Parameters<typeof createLlmExtractor>[0]> = {}) => createLlmExtractor({ baseUrl, model: 'test-llm', ...extra });
+  const make = (extra: Partial<Parameters<typeof createLlmExtractor>[0]> = {}) => createLlmExtractor({ baseUrl: fake.url(), model: 'test-llm', ...extra });
   const input = { content: 'My sister Jane works at Google and lives in San Francisco.', speaker: 'Sam', createdAt: new Date('2023-05-08T12:00:00Z') };
 
   it('sends a json_schema request with the types enumerated and the auth header, and maps the reply', async () => {
@@ -94,7 +89,7 @@ describe('LLM extractor (OpenAI-compatible chat completions)', () => {
   });
 
   it('sends no Authorization header without an apiKey, and accepts a base URL ending in /v1', async () => {
-    await make({ baseUrl: `${baseUrl}/v1/` }).extract(input);
+    await make({ baseUrl: `${fake.url()}/v1/` }).extract(input);
     assert.equal(seen[0].auth, undefined);
     assert.equal(seen[0].url, '/v1/chat/completions');
   });

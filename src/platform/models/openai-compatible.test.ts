@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { fakeJsonServer, type Reply as FakeReply, type Seen as FakeSeen } from '../../../test/fake-json-server.ts';
+import { beforeEach, describe, it } from 'node:test';
+import { useFakeJsonServer, type Reply as FakeReply, type Seen as FakeSeen } from '../../../test/fake-json-server.ts';
 import { dot, EmbedderError } from './embedder.ts';
 import { createOpenAICompatibleEmbedder, embeddingsUrl } from './openai-compatible.ts';
 
@@ -23,19 +23,14 @@ const ok = (seen: Seen, dims = 8) => ({
 
 describe('OpenAI-compatible embedder', () => {
   let reply: Reply = (s) => ok(s);
-  let baseUrl = '';
-  const fake = fakeJsonServer<Seen['body']>(() => reply);
+  const fake = useFakeJsonServer<Seen['body']>(() => reply);
   const seen = fake.seen;
-  before(async () => {
-    baseUrl = await fake.start();
-  });
-  after(() => fake.stop());
   beforeEach(() => {
     seen.length = 0;
     reply = (s) => ok(s);
   });
   const make = (extra: Partial<Parameters<typeof createOpenAICompatibleEmbedder>[0]> = {}) =>
-    createOpenAICompatibleEmbedder({ baseUrl, model: 'test-embed', dimensions: 8, retryBaseMs: 1, ...extra });
+    createOpenAICompatibleEmbedder({ baseUrl: fake.url(), model: 'test-embed', dimensions: 8, retryBaseMs: 1, ...extra });
 
   it('sends {model, input}, sorts rows by index and normalises them', async () => {
     const e = make({ apiKey: 'sk-test' });
