@@ -106,6 +106,8 @@ export async function buildApp({ config, db, log, models }: AppDeps): Promise<Fa
     docs: config.DOCS_ENABLED,
     version: VERSION,
   });
+  // Models built here are this app's to end (a process passing its own ends them itself).
+  if (!models) app.addHook('onClose', () => embedders.close());
   await app.register(healthRoutes(db, VERSION));
   await app.register(authRoutes(auth));
   await app.register(oauth.routes);

@@ -92,6 +92,11 @@ export const configSchema = z.object({
   /** Converted word vectors and fitted statistics; defaults to DATA_DIR/models. */
   MODELS_CACHE_DIR: z.string().optional(),
   QUERY_EMBEDDING_CACHE_SIZE: int(2000, 0),
+  /**
+   * Run the local USE lite model in worker threads (one for indexing, one for queries) instead
+   * of on the event loop: its WASM would otherwise stall every request and open transaction.
+   */
+  EMBEDDER_THREADS: bool.default(true),
   /** Fusion weights of the normalised scores (tuned on the dev sets; see docs/retrieval.md). */
   SEARCH_WEIGHT_BM25: z.coerce.number().min(0).default(0.5),
   SEARCH_WEIGHT_DENSE: z.coerce.number().min(0).default(0.35),

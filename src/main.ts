@@ -46,6 +46,7 @@ async function start() {
     stopMaintenance?.();
     await worker?.stop();
     await app?.close();
+    await models.close();
     await db.close();
     process.exit(0);
   };

@@ -64,7 +64,13 @@ export const testStores: TestStore[] = [
 ];
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
-  return loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/tmp/engram-test-unused', MODELS_CACHE_DIR: MODELS_CACHE, RATE_LIMIT_MAX: '100000', ...overrides });
+  // In-process apps run USE lite on the main thread: the vectors are the same, and two model
+  // threads per app would load it twice more for each of the suite's ~50 apps. The spawned
+  // servers of the contract and process tests run the default (EMBEDDER_THREADS on).
+  return loadConfig({
+    LOG_LEVEL: 'silent', DATA_DIR: '/tmp/engram-test-unused', MODELS_CACHE_DIR: MODELS_CACHE, RATE_LIMIT_MAX: '100000', EMBEDDER_THREADS: 'false',
+    ...overrides,
+  });
 }
 
 export interface TestApp {

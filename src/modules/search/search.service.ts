@@ -53,6 +53,15 @@ function checkReranking(body: SearchBody): void {
   }
 }
 
+/**
+ * Start `p` now, await it later: a rejection before anyone awaits (the scope check failed
+ * first) is not an unhandled one.
+ */
+function settled<T>(p: Promise<T>): () => Promise<T> {
+  p.catch(() => undefined);
+  return () => p;
+}
+
 /** Hybrid search: BM25 + dense signals fused by normalised score, all filters in SQL. */
 export function createSearchService(deps: SearchDeps) {
   const { db } = deps;
@@ -92,18 +101,21 @@ export function createSearchService(deps: SearchDeps) {
       checkReranking(body);
       const t0 = performance.now();
       const searchId = newId();
+      const { primary, secondary } = deps.embedders;
+      // The query vector does not depend on the scope: with a threaded embedder it is computed
+      // while the scope's SQL runs. A signal with weight 0 costs nothing (no embedding, no scan).
+      const vector = deps.weights.dense > 0 ? settled(primary.embed([body.query])) : null;
       const scope = await resolveScope(actor, body);
       const limit = Math.min(200, body.limit ?? maxMemories);
       let memories: MemoryObject[] = [];
       let overrideNodes: SearchResult['nodes'] | null = null;
+      let topNodes: SearchResult['nodes'] = [];
       if (scope) {
         const n = Math.max(deps.candidates, limit);
-        const { primary, secondary } = deps.embedders;
         const none = Promise.resolve(new Map<string, number>());
-        // A signal with weight 0 costs nothing: no query embedding, no index scan.
         const [lexical, dense, dense2] = await Promise.all([
           deps.weights.bm25 > 0 ? bm25(db, scope, queryTerms(body.query), n, deps.bm25) : none,
-          deps.weights.dense > 0 ? primary.embed([body.query]).then(([v]) => nearest(db, scope, 'embedding', primary.id, v, n)) : none,
+          vector ? vector().then(([v]) => nearest(db, scope, 'embedding', primary.id, v, n)) : none,
           secondary && deps.weights.dense2 > 0 ? secondary.embed([body.query]).then(([v]) => nearest(db, scope, 'embedding2', secondary.id, v, n)) : none,
         ]);
         // After the others, not beside them: PGlite runs one statement at a time anyway, and the
@@ -122,8 +134,14 @@ export function createSearchService(deps: SearchDeps) {
           const anchors = fused.slice(0, Math.max(limit, 50)).map((f) => f.id);
           scores = withNeighbourContext(scores, await sessionNeighbours(db, scope, anchors), deps.neighbourWeight);
         }
-        const top = [...scores.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, limit);
-        const rows = await getMemories(db, scope, top.map(([id]) => id));
+        const topIds = [...scores.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, limit).map(([id]) => id);
+        // The nodes of the results beside their rows (one round trip less on PostgreSQL): every
+        // id here came from scoped queries, so the rows come back unless deleted meanwhile.
+        const [rows, nodesOfTop] = await Promise.all([
+          getMemories(db, scope, topIds),
+          !overrideNodes && topIds.length && maxNodes > 0 ? resultNodes(db, actor.organizationId, topIds, maxNodes, body.schema_id) : [],
+        ]);
+        topNodes = nodesOfTop;
         memories = rows.map((row) => ({
           ...toMemoryObject(row),
           relevance_score: scores.get(row.id)!,
@@ -133,7 +151,7 @@ export function createSearchService(deps: SearchDeps) {
       // schema_id keeps data.nodes to that user schema's nodes; schemas_used names the schemas shown.
       const nodes = overrideNodes
         ? overrideNodes.filter((x) => !body.schema_id || x.schema_id === body.schema_id).slice(0, maxNodes)
-        : memories.length && maxNodes > 0 ? await resultNodes(db, actor.organizationId, memories.map((m) => m.id), maxNodes, body.schema_id) : [];
+        : memories.length ? topNodes : [];
       const schemasUsed = [...new Set(nodes.map((n) => n.schema_id).filter((x): x is string => !!x))];
       await logQuery(db, {
         id: searchId, organizationId: actor.organizationId, namespaceId: scope?.namespaceId ?? null, userId: scope?.userId ?? null,

@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { dot, EmbedderError } from './embedder.ts';
+import { threadedEmbedder } from './embedder-thread.ts';
+import { createUseLiteEmbedder } from './use-lite.ts';
+
+describe('embedder in a worker thread', () => {
+  const local = createUseLiteEmbedder();
+  const threaded = threadedEmbedder({ kind: 'use-lite' }, local);
+  after(() => threaded.close());
+
+  it('returns the vectors the same model returns on the main thread', async () => {
+    const texts = ['Where did Melanie go camping last summer?', 'Caroline joined a support group', ''];
+    const [mine, theirs] = await Promise.all([local.embed(texts), threaded.embed(texts)]);
+    assert.equal(threaded.id, 'use-lite-512');
+    assert.equal(theirs.length, 3);
+    for (let i = 0; i < texts.length; i++) {
+      assert.equal(theirs[i].length, 512);
+      assert.ok(dot(mine[i], theirs[i]) > 0.999999, `text ${i}: cosine ${dot(mine[i], theirs[i])}`);
+    }
+    assert.deepEqual(await threaded.embed([]), []);
+  });
+
+  it('answers concurrent callers each with their own vectors', async () => {
+    const texts = ['apples', 'the quarterly budget review', 'a trip to Paris'];
+    const one = await Promise.all(texts.map((t) => threaded.embed([t])));
+    const all = await threaded.embed(texts);
+    one.forEach(([v], i) => assert.ok(dot(v, all[i]) > 0.999999));
+    assert.ok(dot(all[0], all[1]) < 0.9); // different texts, different vectors
+  });
+
+  it('starts a new thread after close()', async () => {
+    await threaded.close();
+    const [v] = await threaded.embed(['after a restart']);
+    assert.equal(v.length, 512);
+  });
+
+  it("reports the model's own error with its code", async () => {
+    const onnx = threadedEmbedder({ kind: 'onnx', modelsDir: '/nonexistent-models', model: 'all-MiniLM-L6-v2' }, { id: 'onnx:x', dimensions: 384, maxTokens: 256 });
+    try {
+      await assert.rejects(onnx.embed(['hello']), (err: unknown) => err instanceof EmbedderError && err.code === 'model_missing' && /nonexistent-models/.test(err.message));
+    } finally {
+      await onnx.close();
+    }
+  });
+
+  it('fails calls pending when the thread ends as retryable, and starts a new one', async () => {
+    // Seconds of work, so the thread is certainly still busy when it is ended.
+    const pending = threaded.embed(Array.from({ length: 200 }, (_, i) => `a long enough text to embed, number ${i}`));
+    await threaded.close();
+    await assert.rejects(pending, (err: unknown) => err instanceof EmbedderError && err.code === 'unavailable' && err.retryable && /thread/.test(err.message));
+    const [v] = await threaded.embed(['after the end']);
+    assert.equal(v.length, 512);
+  });
+
+  it('refuses what cannot be sent to the thread, without leaving the call pending', async () => {
+    await assert.rejects(threaded.embed([Symbol('x') as never]), (err: unknown) => err instanceof EmbedderError && err.code === 'invalid_input');
+  });
+});

@@ -1,0 +1,34 @@
+/**
+ * Runs one embedder inside a worker thread (see embedder-thread.ts): answers
+ * `{ id, texts }` with `{ id, vectors }` or `{ id, error }`.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { Embedder } from './embedder.ts';
+import { ModelError } from './model-error.ts';
+import { createEmbedder, type EmbedderConfig } from './index.ts';
+
+const port = parentPort!;
+// A model that cannot be built (missing files) fails every call with its own error and code,
+// as the same embedder would on the main thread, instead of killing the thread.
+let embedder: Embedder | undefined;
+let failure: unknown;
+try {
+  embedder = createEmbedder(workerData.config as EmbedderConfig);
+} catch (err) {
+  failure = err;
+}
+
+const describe = (err: unknown) => ({
+  message: err instanceof Error ? err.message : String(err),
+  code: err instanceof ModelError ? err.code : 'unavailable',
+  retryable: err instanceof ModelError ? err.retryable : false,
+});
+
+port.on('message', async (m: { id: number; texts: string[] }) => {
+  try {
+    if (!embedder) throw failure;
+    port.postMessage({ id: m.id, vectors: await embedder.embed(m.texts) });
+  } catch (err) {
+    port.postMessage({ id: m.id, error: describe(err) });
+  }
+});
