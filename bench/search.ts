@@ -18,13 +18,16 @@
  * plain and with enable_agentic_graph (different queries, so the embedding cache helps neither).
  *
  * SEARCH_KEEP_DIR=<dir> keeps each store for later runs instead of throwing it away: PGlite
- * lives in <dir>/pglite, PostgreSQL in database `engram_bench_search` (with its server state
- * in <dir>/postgres), and <dir>/<store>/bench.json records the key and how many memories are
+ * lives in <dir>/pglite, PostgreSQL in database `engram_bench_search` (SEARCH_KEEP_DB; its
+ * server state in <dir>/postgres), and <dir>/<store>/bench.json records the key and how many memories are
  * in. A later run with the same dir resumes from there: sizes already ingested are only
  * searched, larger ones ingest just the missing memories (so, after one full run, the 100k
  * searches take minutes instead of an ingest of about an hour per store); sizes below what
  * a kept store holds are skipped. Delete the dir to start over; an interrupted ingest also
  * starts over.
+ *
+ * With a kept PostgreSQL store, `bench/seed-pglite.ts` copies it into the kept PGlite store
+ * (minutes instead of a second ingest); a PGlite run then only searches.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -48,7 +51,7 @@ const KEEP_DIR = process.env.SEARCH_KEEP_DIR ? path.resolve(process.env.SEARCH_K
 const USERS = 100;
 const WARMUP = 20; // first requests pay for JIT and cold caches
 const MAX_MEMORIES = 20; // the API's default page
-const KEPT_DB = 'engram_bench_search';
+const KEPT_DB = process.env.SEARCH_KEEP_DB || 'engram_bench_search';
 const GRAPH = process.env.SEARCH_GRAPH === '1';
 const VARIANTS: Record<string, unknown>[] = GRAPH ? [{ enable_agentic_graph: false }, { enable_agentic_graph: true }] : [{}];
 

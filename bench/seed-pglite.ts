@@ -26,7 +26,7 @@ const BATCH = 500;
 
 const pgMarker = JSON.parse(fs.readFileSync(path.join(KEEP_DIR, 'postgres', 'bench.json'), 'utf8'));
 if (pgMarker.pending !== undefined) throw new Error('the kept PostgreSQL store has an unfinished ingest');
-const source = new pg.Client({ connectionString: databaseUrl(PG_BASE, 'engram_bench_search') });
+const source = new pg.Client({ connectionString: databaseUrl(PG_BASE, process.env.SEARCH_KEEP_DB || 'engram_bench_search') });
 await source.connect();
 
 const pgliteDir = path.join(KEEP_DIR, 'pglite');
