@@ -27,6 +27,22 @@ for (const store of testStores) {
       assert.equal(b.json().user_id, body.user_id);
     });
 
+    it("records a key's use, then asks the store again only after a minute", async () => {
+      const { key, id } = await makeKey(t.db, t.orgId);
+      const lastUsed = async () => (await t.db.query<{ at: Date | null }>('SELECT last_used_at AS at FROM api_keys WHERE id = $1', [id]))[0]?.at;
+      assert.equal((await me({ 'x-api-key': key })).statusCode, 200);
+      let first: Date | null | undefined;
+      for (let i = 0; i < 50 && !(first = await lastUsed()); i++) await new Promise((r) => setTimeout(r, 10)); // written beside the request
+      assert.ok(first instanceof Date);
+      // Backdated by two minutes, the store would record the next use; this process has recorded
+      // one within the minute, so it sends nothing.
+      await t.db.query(`UPDATE api_keys SET last_used_at = now() - interval '2 minutes' WHERE id = $1`, [id]);
+      const backdated = await lastUsed();
+      assert.equal((await me({ 'x-api-key': key })).statusCode, 200);
+      await new Promise((r) => setTimeout(r, 50));
+      assert.deepEqual(await lastUsed(), backdated);
+    });
+
     it('answers the end user for X-Session-Token and Authorization: Session, with the token', async () => {
       const s = await makeSession(t.db, t.orgId, 'alice');
       const forms: Record<string, string>[] = [{ 'x-session-token': s.token }, { authorization: `Session ${s.token}` }];

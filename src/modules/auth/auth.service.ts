@@ -71,6 +71,16 @@ export interface Authenticator {
  * the end user. A token alone acts as its user inside the user's organization.
  */
 export function createAuthenticator(db: Db, verifyBearer: BearerVerifier = noBearer): Authenticator {
+  // When this process last recorded each key's use: the store records at most once a minute,
+  // and asking it on every request would cost a statement per request to learn that.
+  const touched = new Map<string, number>();
+  const touch = (keyId: string) => {
+    const now = Date.now();
+    if ((touched.get(keyId) ?? 0) > now - 60_000) return;
+    if (touched.size > 10_000) touched.clear();
+    touched.set(keyId, now);
+    touchApiKey(db, keyId).catch(() => {}); // bookkeeping must never fail a request
+  };
   async function tokenIdentity(c: Credentials): Promise<{ id: TokenIdentity; method: AuthMethod } | undefined> {
     if (c.bearer) return { id: await verifyBearer(c.bearer), method: 'bearer' };
     if (!c.sessionToken) return undefined;
@@ -90,7 +100,7 @@ export function createAuthenticator(db: Db, verifyBearer: BearerVerifier = noBea
         const key = await findActiveKeyByHash(db, hashSecret(c.apiKey));
         if (!key) throw unauthorized('Invalid or revoked API key');
         if (key.namespace_active === false) throw forbidden('The namespace of this API key is deactivated (is_active: false)', { namespace_id: key.namespace_id });
-        touchApiKey(db, key.id).catch(() => {}); // bookkeeping must never fail a request
+        touch(key.id);
         actor = {
           organizationId: key.organization_id,
           namespaceId: key.namespace_id,
