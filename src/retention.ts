@@ -4,6 +4,7 @@ import type { Logger } from './platform/log.ts';
 import { pruneEvents } from './platform/events/index.ts';
 import { pruneCompletedJobs } from './platform/jobs/index.ts';
 import { pruneDeliveries } from './modules/webhooks/webhooks.store.ts';
+import { vacuumEmbedded } from './platform/db/vacuum.ts';
 
 const HOUR = 3_600_000;
 
@@ -11,6 +12,7 @@ const HOUR = 3_600_000;
  * Retention, run by every worker process once an hour (the deletes are idempotent, so several
  * workers doing it is harmless): completed jobs, memory lifecycle events and finished webhook
  * deliveries past their retention. Without it those tables grow with every memory forever.
+ * On PGlite it then vacuums and analyses, as autovacuum would on PostgreSQL.
  */
 export function startMaintenance(db: Db, config: Config, log: Logger, everyMs = HOUR): () => void {
   const run = async () => {
@@ -21,6 +23,11 @@ export function startMaintenance(db: Db, config: Config, log: Logger, everyMs = 
       if (jobs + events + deliveries) log.info({ jobs, events, deliveries }, 'retention: pruned');
     } catch (err) {
       log.warn({ err }, 'retention: pruning failed; next try in an hour');
+    }
+    try {
+      await vacuumEmbedded(db);
+    } catch (err) {
+      log.warn({ err }, 'maintenance: VACUUM (ANALYZE) failed; next try in an hour');
     }
   };
   const timer = setInterval(() => void run(), everyMs);

@@ -51,5 +51,19 @@ for (const store of testStores) {
       const deliveries = await t.db.query<{ id: string }>('SELECT id FROM webhook_deliveries');
       assert.deepEqual(deliveries.map((d) => d.id), ['d-pending'], 'a pending delivery is never pruned');
     });
+
+    it('vacuums and analyses PGlite (no autovacuum there); leaves PostgreSQL to its autovacuum', async () => {
+      await addMemory(t, { content: 'A memory for the statistics.', external_user_id: 'vac' });
+      const analysed = async () => (await t.db.query<{ at: Date | null }>(`SELECT last_analyze AS at FROM pg_stat_user_tables WHERE relname = 'memory_chunks'`))[0]?.at ?? null;
+      const before = await analysed(); // the test above ran maintenance once already
+      const stop = startMaintenance(t.db, testConfig(), log, 60_000);
+      for (let i = 0; i < 100 && store.name === 'pglite' && (await analysed())?.getTime() === before?.getTime(); i++) await sleep(20);
+      await sleep(100);
+      stop();
+      const after = await analysed();
+      // last_analyze counts manual ANALYZE only: autovacuum's runs go to last_autoanalyze.
+      if (store.name === 'pglite') assert.ok(after instanceof Date && (!before || after > before), 'memory_chunks analysed again');
+      else assert.equal(after, null, 'no manual ANALYZE on PostgreSQL');
+    });
   });
 }
