@@ -17,6 +17,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { migrate } from '../src/platform/db/index.ts';
 import { openPglite } from '../src/platform/db/pglite.ts';
+import { ensureVectorIndex } from '../src/modules/search/search.store.ts';
 import { databaseUrl } from './lib/server.ts';
 
 const KEEP_DIR = process.env.SEARCH_KEEP_DIR;
@@ -33,9 +34,8 @@ const pgliteDir = path.join(KEEP_DIR, 'pglite');
 fs.rmSync(pgliteDir, { recursive: true, force: true });
 const target = await openPglite(path.join(pgliteDir, 'data'));
 await migrate(target);
-// Vector indexes are built once after the copy, not maintained row by row.
-const vectorIndexes = await target.query<{ indexname: string; indexdef: string }>(`SELECT indexname, indexdef FROM pg_indexes WHERE indexdef LIKE '%USING hnsw%'`);
-for (const { indexname } of vectorIndexes) await target.exec(`DROP INDEX ${indexname}`);
+// Migrations create no vector index (the server does at start, per model): the copy goes in
+// without them, and they are built once at the end.
 
 const tables = (await source.query<{ table_name: string }>(
   `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name <> 'schema_migrations' ORDER BY 1`,
@@ -66,10 +66,15 @@ for (const table of tables) {
 await source.query('COMMIT');
 console.log(`copied in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 await target.exec(`SET maintenance_work_mem = '1GB'`);
-for (const { indexname, indexdef } of vectorIndexes) {
-  const t = performance.now();
-  await target.exec(indexdef);
-  console.log(`${indexname}: built in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+for (const slot of ['embedding', 'embedding2'] as const) {
+  const models = await target.query<{ model: string; dims: number }>(
+    `SELECT DISTINCT ${slot}_model AS model, vector_dims(${slot}) AS dims FROM memory_chunks WHERE ${slot}_model IS NOT NULL`,
+  );
+  for (const { model, dims } of models) {
+    const t = performance.now();
+    await ensureVectorIndex(target, slot, model, dims);
+    console.log(`${slot} index (${model}): built in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  }
 }
 await target.exec('VACUUM ANALYZE');
 await target.close();
