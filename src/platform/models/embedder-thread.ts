@@ -29,17 +29,15 @@ const ENTRY = new URL(`./embedder-thread.worker${import.meta.url.endsWith('.ts')
  * must describe the same model (take it from an instance built from the same config).
  */
 export function threadedEmbedder(config: EmbedderConfig, meta: Pick<Embedder, 'id' | 'dimensions' | 'maxTokens'>): ThreadedEmbedder {
-  let worker: Worker | null = null;
+  // Calls are kept per thread: a thread that ends fails only its own calls, never those of
+  // the thread started after it (its 'exit' can come after a new call already started one).
+  let current: { w: Worker; pending: Map<number, Pending> } | null = null;
   let nextId = 0;
-  const pending = new Map<number, Pending>();
 
-  const failAll = (err: Error) => {
-    for (const p of pending.values()) p.reject(err);
-    pending.clear();
-  };
-
-  function start(): Worker {
+  function start() {
     const w = new Worker(BOOT, { workerData: { entry: ENTRY.href, config } });
+    const pending = new Map<number, Pending>();
+    const thread = { w, pending };
     // Idle threads must not keep the process alive; pending calls ref it again (see embed).
     w.unref();
     w.on('message', (m: Reply) => {
@@ -52,20 +50,21 @@ export function threadedEmbedder(config: EmbedderConfig, meta: Pick<Embedder, 'i
     });
     // A crashed thread fails what it held; the next call starts a new one.
     const lost = (why: string) => {
-      if (worker === w) worker = null;
-      failAll(new EmbedderError('unavailable', `${meta.id} embedder thread ${why}`, true));
+      if (current === thread) current = null;
+      const err = new EmbedderError('unavailable', `${meta.id} embedder thread ${why}`, true);
+      for (const p of pending.values()) p.reject(err);
+      pending.clear();
     };
     w.on('error', (err) => lost(`failed: ${err.message}`));
     w.on('exit', (code) => lost(`exited with code ${code}`));
-    return w;
+    return thread;
   }
 
   return {
     ...meta,
     embed(texts) {
       if (!texts.length) return Promise.resolve([]);
-      worker ??= start();
-      const w = worker;
+      const { w, pending } = (current ??= start());
       const id = nextId++;
       w.ref();
       return new Promise<number[][]>((resolve, reject) => {
@@ -74,14 +73,15 @@ export function threadedEmbedder(config: EmbedderConfig, meta: Pick<Embedder, 'i
           w.postMessage({ id, texts });
         } catch (err) {
           pending.delete(id); // not cloneable: never reached the thread
+          if (!pending.size) w.unref();
           reject(new EmbedderError('invalid_input', `texts for ${meta.id}: ${(err as Error).message}`));
         }
       });
     },
     async close() {
-      const w = worker;
-      worker = null;
-      if (w) await w.terminate();
+      const thread = current;
+      current = null;
+      if (thread) await thread.w.terminate();
     },
   };
 }
