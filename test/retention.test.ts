@@ -55,10 +55,12 @@ for (const store of testStores) {
     it('vacuums and analyses PGlite (no autovacuum there); leaves PostgreSQL to its autovacuum', async () => {
       await addMemory(t, { content: 'A memory for the statistics.', external_user_id: 'vac' });
       const analysed = async () => (await t.db.query<{ at: Date | null }>(`SELECT last_analyze AS at FROM pg_stat_user_tables WHERE relname = 'memory_chunks'`))[0]?.at ?? null;
-      const before = await analysed(); // the test above ran maintenance once already
-      const stop = startMaintenance(t.db, testConfig(), log, 60_000);
+      const before = await analysed();
+      if (store.name === 'pglite') assert.equal(before, null, 'the start-up run of the test above did not vacuum');
+      // The hourly run vacuums, the one at start-up does not: a short period brings the first tick.
+      const stop = startMaintenance(t.db, testConfig(), log, 100);
       for (let i = 0; i < 100 && store.name === 'pglite' && (await analysed())?.getTime() === before?.getTime(); i++) await sleep(20);
-      await sleep(100);
+      await sleep(300);
       stop();
       const after = await analysed();
       // last_analyze counts manual ANALYZE only: autovacuum's runs go to last_autoanalyze.

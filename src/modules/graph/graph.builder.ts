@@ -2,6 +2,7 @@ import type { Db, Queryable } from '../../platform/db/index.ts';
 import type { Logger } from '../../platform/log.ts';
 import type { Extraction, Extractor } from '../../platform/models/extractor.ts';
 import { newId } from '../../shared/ids.ts';
+import { dot } from '../../platform/models/embedder.ts';
 import { getMemory, type MemoryRow } from '../memories/memories.store.ts';
 import type { ProcessingStep } from '../memories/memories.jobs.ts';
 import { applyConsent, requestedSchemaId, resolveGraphPlan } from './policy.ts';
@@ -26,18 +27,6 @@ export interface GraphBuilderDeps {
   embed?: (texts: string[]) => Promise<number[][]>;
   /** A usable user graph schema and its `memory_policy` (null when unknown, deleted or a draft). */
   schema?: (organizationId: string, schemaId: string) => Promise<ActiveSchema | null>;
-}
-
-function cosine(a: number[], b: number[]): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return na && nb ? dot / Math.sqrt(na * nb) : 0;
 }
 
 /** `set: {prop: {mode: auto, prompt}}` of the node constraints, as guidance for a model extractor. */
@@ -126,7 +115,7 @@ export function createGraphBuilder(deps: GraphBuilderDeps): ProcessingStep & { b
   const similarity = embed
     ? async (text: string, others: string[]) => {
       const [q, ...vs] = await embed([text, ...others]);
-      return vs.map((v) => cosine(q, v));
+      return vs.map((v) => dot(q, v)); // embedders return unit vectors: the dot product is the cosine
     }
     : undefined;
 

@@ -11,6 +11,8 @@ export interface NodeRow {
 }
 
 const COLUMNS = 'id, organization_id, namespace_key, type, name, properties, schema_id';
+/** The same columns of alias `n`, for joins. */
+const N_COLUMNS = COLUMNS.split(', ').map((c) => `n.${c}`).join(', ');
 
 /** The identity a node is deduplicated by within its type: case and spacing do not matter. */
 export const canonicalKey = (name: string) => name.normalize('NFKC').replace(/\s+/g, ' ').trim().toLowerCase();
@@ -86,7 +88,7 @@ export async function nodesOfMemories(db: Queryable, organizationId: string, mem
     schema = `AND n.schema_id = $${params.length}`;
   }
   return db.query(
-    `SELECT ${COLUMNS.split(', ').map((c) => `n.${c}`).join(', ')}, count(*)::int AS links
+    `SELECT ${N_COLUMNS}, count(*)::int AS links
      FROM memory_nodes mn JOIN graph_nodes n ON n.id = mn.node_id
      WHERE mn.organization_id = $1 AND mn.memory_id = ANY($2::text[]) AND n.type <> 'Memory' ${schema}
      GROUP BY n.id ORDER BY links DESC, n.name LIMIT $3`,
@@ -180,7 +182,7 @@ export async function neighboursVia(
   const sides = v.direction === 'outgoing' ? [['source_id', 'target_id']] : v.direction === 'incoming' ? [['target_id', 'source_id']] : [['source_id', 'target_id'], ['target_id', 'source_id']];
   for (const [mine, theirs] of sides) {
     const rows = await db.query<NodeRow & { from_id: string }>(
-      `SELECT e.${mine} AS from_id, ${COLUMNS.split(', ').map((c) => `n.${c}`).join(', ')}
+      `SELECT e.${mine} AS from_id, ${N_COLUMNS}
        FROM graph_edges e JOIN graph_nodes n ON n.id = e.${theirs}
        WHERE e.organization_id = $1 AND e.${mine} = ANY($2::text[]) AND e.type = $3 AND n.type = $4`,
       [organizationId, nodeIds, v.edge_type, v.target_type],

@@ -80,9 +80,10 @@ export async function failDelivery(db: Queryable, id: string, error: string): Pr
 
 /** Delete finished deliveries (delivered or failed) older than `days`. */
 export async function pruneDeliveries(db: Queryable, days: number): Promise<number> {
-  const rows = await db.query(
-    `DELETE FROM webhook_deliveries WHERE status <> 'pending' AND updated_at < now() - $1 * interval '1 day' RETURNING 1`,
+  const [{ n }] = await db.query<{ n: number }>(
+    `WITH d AS (DELETE FROM webhook_deliveries WHERE status <> 'pending' AND updated_at < now() - $1 * interval '1 day' RETURNING 1)
+     SELECT count(*)::int AS n FROM d`,
     [days],
   );
-  return rows.length;
+  return n;
 }

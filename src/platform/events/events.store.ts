@@ -37,6 +37,10 @@ export async function hasBatchEvent(db: Queryable, organizationId: string, batch
  * one or two per batch, and batch status reads `batch.stored`.
  */
 export async function pruneEvents(db: Queryable, days: number): Promise<number> {
-  const rows = await db.query(`DELETE FROM events WHERE kind LIKE 'memory.%' AND created_at < now() - $1 * interval '1 day' RETURNING 1`, [days]);
-  return rows.length;
+  const [{ n }] = await db.query<{ n: number }>(
+    `WITH d AS (DELETE FROM events WHERE kind LIKE 'memory.%' AND created_at < now() - $1 * interval '1 day' RETURNING 1)
+     SELECT count(*)::int AS n FROM d`,
+    [days],
+  );
+  return n;
 }

@@ -127,9 +127,11 @@ export async function expireAllLocks(db: Queryable): Promise<number> {
 
 /** Delete completed jobs finished more than `days` ago; dead jobs stay for inspection. */
 export async function pruneCompletedJobs(db: Queryable, days: number): Promise<number> {
-  const rows = await db.query(
-    `DELETE FROM jobs WHERE status = 'completed' AND updated_at < now() - $1 * interval '1 day' RETURNING 1`,
+  // Counted in SQL: a first run over a large backlog must not ship one row per deleted job.
+  const [{ n }] = await db.query<{ n: number }>(
+    `WITH d AS (DELETE FROM jobs WHERE status = 'completed' AND updated_at < now() - $1 * interval '1 day' RETURNING 1)
+     SELECT count(*)::int AS n FROM d`,
     [days],
   );
-  return rows.length;
+  return n;
 }
