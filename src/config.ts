@@ -97,6 +97,12 @@ export const configSchema = z.object({
    * of on the event loop: its WASM would otherwise stall every request and open transaction.
    */
   EMBEDDER_THREADS: bool.default(true),
+  /**
+   * Run the embedded store (PGlite) in a worker thread of its own instead of on the event
+   * loop, where each statement blocks HTTP and the model threads' replies. No effect with
+   * DATABASE_URL.
+   */
+  PGLITE_THREAD: bool.default(true),
   /** Fusion weights of the normalised scores (tuned on the dev sets; see docs/retrieval.md). */
   SEARCH_WEIGHT_BM25: z.coerce.number().min(0).default(0.5),
   SEARCH_WEIGHT_DENSE: z.coerce.number().min(0).default(0.35),

@@ -12,9 +12,14 @@ export interface Server {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Run `src/main.ts` as a real process (how operators run Engram) with `env` on top of ours. */
+/**
+ * Run `src/main.ts` as a real process (how operators run Engram) with `env` on top of ours.
+ * SERVER_NODE_ARGS adds node flags to it, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to
+ * profile a bench's server (node refuses --cpu-prof in NODE_OPTIONS).
+ */
 export function runMain(env: Record<string, string>): { proc: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const nodeArgs = (process.env.SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -7,7 +7,7 @@ import { getMemory, type MemoryRow } from '../memories/memories.store.ts';
 import type { ProcessingStep } from '../memories/memories.jobs.ts';
 import { applyConsent, requestedSchemaId, resolveGraphPlan } from './policy.ts';
 import type { GraphPlan, ViaRelationship } from './policy.schemas.ts';
-import { canonicalKey, neighboursVia, nodesOfType, setMemoryEdges, setMemoryNodes, upsertNode, type NodeRow } from './graph.store.ts';
+import { canonicalKey, neighboursVia, nodesOfType, setMemoryEdges, setMemoryNodes, upsertNodes, type NodeRow } from './graph.store.ts';
 import { existingMemoryIds, linkOwnMemoryNode, previousMemoryIds, relatedMemoryIds, stillCurrent } from './links.store.ts';
 import { extractionSchema } from './schema-bridge.ts';
 import type { ActiveSchema } from '../schemas/schemas.service.ts';
@@ -169,11 +169,11 @@ export function createGraphBuilder(deps: GraphBuilderDeps): ProcessingStep & { b
       const ids = new Map<string, string>();
       let reused = 0;
       const ordered = [...planned.nodes].sort((a, b) => (a.type + canonicalKey(a.name) < b.type + canonicalKey(b.name) ? -1 : 1));
-      for (const n of ordered) {
-        const r = await upsertNode(tx, { id: newId(), organizationId, namespaceKey, type: n.type, name: n.name, properties: n.properties, schemaId: active && n.type !== 'Memory' ? schemaId! : null });
-        ids.set(n.key, r.id);
-        if (!r.inserted) reused++;
-      }
+      const upserted = await upsertNodes(tx, organizationId, namespaceKey, ordered.map((n) => ({ type: n.type, name: n.name, properties: n.properties, schemaId: active && n.type !== 'Memory' ? schemaId! : null })));
+      ordered.forEach((n, i) => {
+        ids.set(n.key, upserted[i].id);
+        if (!upserted[i].inserted) reused++;
+      });
       // This memory links to its own nodes; another memory's Memory node belongs to that memory.
       const linked = planned.nodes.filter((n) => !n.key.startsWith('memory:')).map((n) => ids.get(n.key)!);
       await setMemoryNodes(tx, organizationId, m.id, [...new Set(linked)]);

@@ -1,3 +1,4 @@
+import { newId } from '../../shared/ids.ts';
 import type { Queryable } from '../../platform/db/index.ts';
 
 export interface NodeRow {
@@ -17,24 +18,50 @@ const N_COLUMNS = COLUMNS.split(', ').map((c) => `n.${c}`).join(', ');
 /** The identity a node is deduplicated by within its type: case and spacing do not matter. */
 export const canonicalKey = (name: string) => name.normalize('NFKC').replace(/\s+/g, ' ').trim().toLowerCase();
 
+export interface NodeUpsert {
+  type: string;
+  name: string;
+  properties: Record<string, unknown>;
+  schemaId: string | null;
+}
+
 /**
- * Insert a node or merge into the existing one with the same identity (newer property values
- * win). `inserted` is false when it already existed: a duplicate found and reused.
+ * Insert nodes or merge each into the existing one with the same identity (newer property
+ * values win), in one statement. Returns, per input node, its id and whether it was new
+ * (`inserted` false: a duplicate found and reused). Inputs sharing an identity are merged
+ * first, in order (one statement cannot update a row twice); rows are written in the order
+ * given, so callers that sort them lock nodes in one order and cannot deadlock each other.
  */
-export async function upsertNode(
-  tx: Queryable,
-  n: { id: string; organizationId: string; namespaceKey: string; type: string; name: string; properties: Record<string, unknown>; schemaId: string | null },
-): Promise<{ id: string; inserted: boolean }> {
-  const rows = await tx.query<{ id: string; inserted: boolean }>(
+export async function upsertNodes(tx: Queryable, organizationId: string, namespaceKey: string, nodes: NodeUpsert[]): Promise<{ id: string; inserted: boolean }[]> {
+  const identity = (n: NodeUpsert) => `${n.type}\u0000${canonicalKey(n.name)}`;
+  const merged = new Map<string, NodeUpsert>();
+  for (const n of nodes) {
+    const prev = merged.get(identity(n));
+    merged.set(identity(n), prev ? { ...prev, properties: { ...prev.properties, ...n.properties }, schemaId: n.schemaId ?? prev.schemaId } : n);
+  }
+  const rows = [...merged.values()];
+  if (!rows.length) return [];
+  const out = await tx.query<{ id: string; type: string; canonical_key: string; inserted: boolean }>(
     `INSERT INTO graph_nodes (id, organization_id, namespace_key, type, name, canonical_key, properties, schema_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+     SELECT x.id, $1, $2, x.type, x.name, x.key, x.props::jsonb, x.schema_id
+     FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[]) WITH ORDINALITY AS x(id, type, name, key, props, schema_id, n)
+     ORDER BY x.n
      ON CONFLICT (organization_id, namespace_key, type, canonical_key)
      DO UPDATE SET properties = graph_nodes.properties || EXCLUDED.properties,
                    schema_id = COALESCE(EXCLUDED.schema_id, graph_nodes.schema_id), updated_at = now()
-     RETURNING id, (xmax = 0) AS inserted`,
-    [n.id, n.organizationId, n.namespaceKey, n.type, n.name, canonicalKey(n.name), JSON.stringify(n.properties), n.schemaId],
+     RETURNING id, type, canonical_key, (xmax = 0) AS inserted`,
+    [organizationId, namespaceKey, rows.map(() => newId()), rows.map((n) => n.type), rows.map((n) => n.name), rows.map((n) => canonicalKey(n.name)),
+      rows.map((n) => JSON.stringify(n.properties)), rows.map((n) => n.schemaId)],
   );
-  return rows[0];
+  const byIdentity = new Map(out.map((r) => [`${r.type}\u0000${r.canonical_key}`, r]));
+  // A node merged into an earlier input of this call counts as reused, as a second upsert would.
+  const seen = new Set<string>();
+  return nodes.map((n) => {
+    const r = byIdentity.get(identity(n))!;
+    const first = !seen.has(r.id);
+    seen.add(r.id);
+    return { id: r.id, inserted: r.inserted && first };
+  });
 }
 
 /** Nodes of one type in an organization/namespace, for constraint matching (capped). */
@@ -69,13 +96,15 @@ export async function setMemoryEdges(
   edges: { id: string; source: string; target: string; type: string; properties: Record<string, unknown> }[],
 ): Promise<void> {
   await tx.query('DELETE FROM graph_edges WHERE memory_id = $1', [memoryId]);
-  for (const e of edges) {
-    await tx.query(
-      `INSERT INTO graph_edges (id, organization_id, source_id, target_id, type, properties, memory_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
-      [e.id, organizationId, e.source, e.target, e.type, JSON.stringify(e.properties), memoryId],
-    );
-  }
+  if (!edges.length) return;
+  await tx.query(
+    `INSERT INTO graph_edges (id, organization_id, source_id, target_id, type, properties, memory_id)
+     SELECT e.id, $1, e.source, e.target, e.type, e.props::jsonb, $2
+     FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS e(id, source, target, type, props)
+     ON CONFLICT DO NOTHING`,
+    [organizationId, memoryId, edges.map((e) => e.id), edges.map((e) => e.source), edges.map((e) => e.target), edges.map((e) => e.type),
+      edges.map((e) => JSON.stringify(e.properties))],
+  );
 }
 
 /** The nodes linked to these memories, most linked first (search results' `nodes`). */

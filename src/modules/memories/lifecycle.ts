@@ -101,7 +101,7 @@ export function createMemoryLifecycle({ db, embedders, checkSize, publish }: Lif
         const updated = await updateMemory(tx, scopeOf(actor), id, patch);
         if (updated && chunks) {
           await deleteChunks(tx, id);
-          await insertChunks(tx, updated, chunks);
+          await insertChunks(tx, [{ memory: updated, chunks }]);
         }
         if (updated && reprocess) {
           const again = await requeueProcessing(tx, actor.organizationId, id);

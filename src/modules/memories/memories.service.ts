@@ -1,6 +1,6 @@
 import type { Db, Queryable } from '../../platform/db/index.ts';
 import type { Logger } from '../../platform/log.ts';
-import { resolveExternalUser } from '../users/users.store.ts';
+import { resolveExternalUsers } from '../users/users.store.ts';
 import { requirePermission, type Actor } from '../../shared/actor.ts';
 import { AppError, unprocessable } from '../../shared/errors.ts';
 import { newId } from '../../shared/ids.ts';
@@ -8,14 +8,14 @@ import { iso } from '../../shared/time.ts';
 import { normaliseMemory, type LegacyQuery, type MemoryInput } from './compat.ts';
 import { buildChunks, type Embedders } from './indexing.ts';
 import { addMemoryBody, type AddMemoryBody } from './memories.schemas.ts';
-import { insertChunks, insertMemory, type ChunkData, type MemoryRow } from './memories.store.ts';
-import { aclLists, resolveOwner, resolveWriteNamespace } from './ownership.ts';
+import { insertChunks, insertMemories, type ChunkData, type MemoryRow, type NewMemory } from './memories.store.ts';
+import { aclLists, resolveOwners, resolveWriteNamespace } from './ownership.ts';
 import { createMemoryLifecycle } from './lifecycle.ts';
-import { enqueue } from '../../platform/jobs/index.ts';
+import { enqueueAll } from '../../platform/jobs/index.ts';
 import { MEMORY_PROCESS } from './memories.jobs.ts';
 import type { Publish } from '../../platform/events/index.ts';
 import type { WebhookRequest, Webhooks } from '../webhooks/webhooks.service.ts';
-import { batchStored, memoryFinished, memoryStateChanged } from './memory-events.ts';
+import { batchStored, memoriesFinished, stateChange } from './memory-events.ts';
 import { checkGraphPolicy } from '../graph/graph.validate.ts';
 
 export interface MemoriesDeps {
@@ -54,44 +54,57 @@ export function createMemoriesService(deps: MemoriesDeps) {
     return bytes;
   }
 
-  /** Insert one prepared memory with its chunks (inside the caller's transaction). */
-  async function store(tx: Queryable, actor: Actor, input: MemoryInput, chunks: ChunkData[], bytes: number, opts: WriteOptions, hook: WebhookRequest | null = null): Promise<MemoryRow> {
-    const owner = await resolveOwner(tx, actor, input.userId, input.externalUserId);
-    const namespaceId = await resolveWriteNamespace(tx, actor, input.namespaceId);
-    const acl = aclLists(owner, input.policy.acl);
-    const row = await insertMemory(tx, {
-      id: newId(),
-      organization_id: actor.organizationId,
-      namespace_id: namespaceId,
-      user_id: owner.userId,
-      external_user_id: owner.externalUserId,
-      content: input.content,
-      type: input.type,
-      metadata: input.metadata,
-      context: input.context ?? null,
-      policy: input.policy as Record<string, any>,
-      acl_read: acl.read,
-      acl_write: acl.write,
-      consent: input.policy.consent ?? 'implicit',
-      risk: input.policy.risk ?? 'none',
-      // Stored with its chunks, the memory is searchable (quick_saved); the rest runs in the
-      // memory.process job, enqueued below in this same transaction (docs/jobs.md).
-      status: opts.skipBackgroundProcessing ? 'completed' : 'quick_saved',
-      batch_id: opts.batchId ?? null,
-      content_bytes: bytes,
-      occurred_at: input.occurredAt,
-    });
-    await insertChunks(tx, row, chunks);
-    // The subscription exists before the event that may trigger it (skip → completed at once).
-    if (hook) await deps.webhooks.subscribe(tx, actor.organizationId, { memoryId: row.id }, hook);
+  /**
+   * Insert prepared memories with their chunks, events and jobs (inside the caller's
+   * transaction) in a few statements whatever their number: on PGlite every statement waits
+   * its turn on the one connection, so a group of 100 memories stored one by one (~800
+   * statements) held up every other request for its whole length.
+   */
+  async function storeAll(tx: Queryable, actor: Actor, items: { input: MemoryInput; chunks: ChunkData[]; bytes: number }[], opts: WriteOptions, hook: WebhookRequest | null = null): Promise<MemoryRow[]> {
+    const owners = await resolveOwners(tx, actor, items.map((x) => x.input));
+    const namespaces = new Map<string | undefined, Promise<string | null>>();
+    const namespaceOf = (id: string | undefined) => {
+      if (!namespaces.has(id)) namespaces.set(id, resolveWriteNamespace(tx, actor, id));
+      return namespaces.get(id)!;
+    };
     const organizationId = actor.organizationId;
-    if (opts.skipBackgroundProcessing) {
-      await memoryFinished(tx, deps.publish, { organizationId, id: row.id, batch_id: row.batch_id, status: 'completed', created_at: row.created_at });
-    } else {
-      await memoryStateChanged(tx, deps.publish, { organizationId, id: row.id, batch_id: row.batch_id, status: row.status });
-      await enqueue(tx, { kind: MEMORY_PROCESS, organizationId, payload: { memory_id: row.id } });
+    const news: NewMemory[] = [];
+    for (const [i, { input, bytes }] of items.entries()) {
+      const acl = aclLists(owners[i], input.policy.acl);
+      news.push({
+        id: newId(),
+        organization_id: organizationId,
+        namespace_id: await namespaceOf(input.namespaceId),
+        user_id: owners[i].userId,
+        external_user_id: owners[i].externalUserId,
+        content: input.content,
+        type: input.type,
+        metadata: input.metadata,
+        context: input.context ?? null,
+        policy: input.policy as Record<string, any>,
+        acl_read: acl.read,
+        acl_write: acl.write,
+        consent: input.policy.consent ?? 'implicit',
+        risk: input.policy.risk ?? 'none',
+        // Stored with its chunks, the memory is searchable (quick_saved); the rest runs in the
+        // memory.process job, enqueued below in this same transaction (docs/jobs.md).
+        status: opts.skipBackgroundProcessing ? 'completed' : 'quick_saved',
+        batch_id: opts.batchId ?? null,
+        content_bytes: bytes,
+        occurred_at: input.occurredAt,
+      });
     }
-    return row;
+    const rows = await insertMemories(tx, news);
+    await insertChunks(tx, rows.map((memory, i) => ({ memory, chunks: items[i].chunks })));
+    // The subscription exists before the event that may trigger it (skip → completed at once).
+    if (hook) for (const row of rows) await deps.webhooks.subscribe(tx, organizationId, { memoryId: row.id }, hook);
+    if (opts.skipBackgroundProcessing) {
+      await memoriesFinished(tx, deps.publish, organizationId, rows.map((row) => ({ id: row.id, batch_id: row.batch_id, status: 'completed' as const, created_at: row.created_at })));
+    } else {
+      await deps.publish.all(tx, rows.map((row) => stateChange({ organizationId, id: row.id, batch_id: row.batch_id, status: row.status })));
+      await enqueueAll(tx, rows.map((row) => ({ kind: MEMORY_PROCESS, organizationId, payload: { memory_id: row.id } })));
+    }
+    return rows;
   }
 
   const added = (row: MemoryRow, chunks: ChunkData[]): AddedMemory => ({
@@ -120,7 +133,7 @@ export function createMemoriesService(deps: MemoriesDeps) {
       await checkGraphPolicy(db, actor, input.policy.graph);
       const hook = await deps.webhooks.check(opts.webhook_url, opts.webhook_secret);
       const [chunks] = await buildChunks([input.content], embedders);
-      const row = await db.transaction((tx) => store(tx, actor, input, chunks, bytes, opts, hook));
+      const [row] = await db.transaction((tx) => storeAll(tx, actor, [{ input, chunks, bytes }], opts, hook));
       return added(row, chunks);
     },
 
@@ -162,20 +175,15 @@ export function createMemoriesService(deps: MemoriesDeps) {
         const e = await problemOf(ok[i]);
         if (e) errors.push(itemError(ok.splice(i, 1)[0].index, e));
       }
-      // Create the batch's new users first, one short statement each in a fixed order:
+      // Create the batch's new users first, in one statement of its own in a fixed order:
       // inserting them inside concurrent group transactions in different orders deadlocks.
-      const externalIds = [...new Set(ok.filter((x) => !x.input.userId && x.input.externalUserId).map((x) => x.input.externalUserId!))].sort();
-      for (const id of externalIds) await resolveExternalUser(db, actor.organizationId, id);
+      await resolveExternalUsers(db, actor.organizationId, ok.filter((x) => !x.input.userId && x.input.externalUserId).map((x) => x.input.externalUserId!));
       const successes: { index: number; item: AddedMemory; bytes: number; storage: number }[] = [];
       for (let g = 0; g < ok.length; g += batchSize) {
         const group = ok.slice(g, g + batchSize);
         try {
           const chunks = await buildChunks(group.map((x) => x.input.content), embedders);
-          const rows = await db.transaction(async (tx) => {
-            const out: MemoryRow[] = [];
-            for (let i = 0; i < group.length; i++) out.push(await store(tx, actor, group[i].input, chunks[i], group[i].bytes, { ...opts, batchId }));
-            return out;
-          });
+          const rows = await db.transaction((tx) => storeAll(tx, actor, group.map((x, i) => ({ ...x, chunks: chunks[i] })), { ...opts, batchId }));
           rows.forEach((row, i) => successes.push({ index: group[i].index, item: added(row, chunks[i]), bytes: group[i].bytes, storage: storageBytes(row, chunks[i]) }));
         } catch (err) {
           if (!(err instanceof AppError)) deps.log?.error({ err, batchId }, 'storing a group of a batch failed');

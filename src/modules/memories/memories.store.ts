@@ -48,34 +48,55 @@ export interface Scope {
   namespaceId: string | null;
 }
 
-export async function insertMemory(tx: Queryable, m: NewMemory): Promise<MemoryRow> {
+/** Insert memories in one statement (a batch group's), returned in the order given. */
+export async function insertMemories(tx: Queryable, ms: NewMemory[]): Promise<MemoryRow[]> {
+  if (!ms.length) return [];
+  const col = <T>(f: (m: NewMemory) => T) => ms.map(f);
+  // Parallel arrays rather than one JSON document: JSON cannot carry every string a text
+  // parameter can (a lone surrogate is an error in jsonb, replaced in text).
   const rows = await tx.query<MemoryRow>(
     `INSERT INTO memories (id, organization_id, namespace_id, user_id, external_user_id, content, type, metadata, context,
        policy, acl_read, acl_write, consent, risk, status, batch_id, content_bytes, occurred_at, completed_at)
-     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18, CASE WHEN $15::text = 'completed' THEN now() END)
+     SELECT m.id, m.org, m.ns, m.usr, m.ext, m.content, m.type, m.metadata::jsonb, m.context::jsonb,
+            m.policy::jsonb, ARRAY(SELECT jsonb_array_elements_text(m.acl_read::jsonb)), ARRAY(SELECT jsonb_array_elements_text(m.acl_write::jsonb)),
+            m.consent, m.risk, m.status, m.batch_id, m.bytes, m.occurred_at,
+            CASE WHEN m.status = 'completed' THEN now() END
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+                 $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::int[], $18::timestamptz[])
+          WITH ORDINALITY AS m(id, org, ns, usr, ext, content, type, metadata, context, policy, acl_read, acl_write, consent, risk,
+                               status, batch_id, bytes, occurred_at, n)
+     ORDER BY m.n
      RETURNING ${COLUMNS}`,
-    [m.id, m.organization_id, m.namespace_id, m.user_id, m.external_user_id, m.content, m.type, JSON.stringify(m.metadata),
-      m.context ? JSON.stringify(m.context) : null, JSON.stringify(m.policy), m.acl_read, m.acl_write, m.consent, m.risk,
-      m.status, m.batch_id, m.content_bytes, m.occurred_at],
+    [col((m) => m.id), col((m) => m.organization_id), col((m) => m.namespace_id), col((m) => m.user_id), col((m) => m.external_user_id),
+      col((m) => m.content), col((m) => m.type), col((m) => JSON.stringify(m.metadata)), col((m) => (m.context ? JSON.stringify(m.context) : null)),
+      col((m) => JSON.stringify(m.policy)), col((m) => JSON.stringify(m.acl_read)), col((m) => JSON.stringify(m.acl_write)),
+      col((m) => m.consent), col((m) => m.risk), col((m) => m.status), col((m) => m.batch_id), col((m) => m.content_bytes),
+      col((m) => (m.occurred_at ? new Date(m.occurred_at).toISOString() : null))],
   );
-  return rows[0];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ms.map((m) => byId.get(m.id)!);
 }
 
-/** All chunks of one memory in one statement (arrays unnested server-side). */
-export async function insertChunks(tx: Queryable, memory: Pick<MemoryRow, 'id' | 'organization_id' | 'namespace_id' | 'user_id'>, chunks: ChunkData[]): Promise<void> {
-  if (!chunks.length) return;
+/** The owner columns a chunk copies from its memory. */
+type ChunkOwner = Pick<MemoryRow, 'id' | 'organization_id' | 'namespace_id' | 'user_id'>;
+
+/** The chunks of many memories in one statement (arrays unnested server-side). */
+export async function insertChunks(tx: Queryable, items: { memory: ChunkOwner; chunks: ChunkData[] }[]): Promise<void> {
+  const rows = items.flatMap(({ memory, chunks }) => chunks.map((c) => ({ m: memory, c })));
+  if (!rows.length) return;
+  const col = <T>(f: (r: (typeof rows)[number]) => T) => rows.map(f);
   await tx.query(
     `INSERT INTO memory_chunks (id, memory_id, organization_id, namespace_id, user_id, chunk_index, text, terms, doc_len,
        embedding, embedding_model, embedding2, embedding2_model)
-     SELECT c.id, $1, $2, $3, $4, c.idx, c.text, to_tsvector('simple', c.terms), c.doc_len,
+     SELECT c.id, c.memory_id, c.org, c.ns, c.usr, c.idx, c.text, to_tsvector('simple', c.terms), c.doc_len,
             c.e1::vector, c.m1, c.e2::vector, c.m2
-     FROM unnest($5::text[], $6::int[], $7::text[], $8::text[], $9::int[], $10::text[], $11::text[], $12::text[], $13::text[])
-          AS c(id, idx, text, terms, doc_len, e1, m1, e2, m2)`,
-    [memory.id, memory.organization_id, memory.namespace_id, memory.user_id,
-      chunks.map((c) => c.id), chunks.map((c) => c.index), chunks.map((c) => c.text), chunks.map((c) => c.terms),
-      chunks.map((c) => c.docLen), chunks.map((c) => (c.embedding ? toVector(c.embedding) : null)),
-      chunks.map((c) => c.embeddingModel), chunks.map((c) => (c.embedding2 ? toVector(c.embedding2) : null)),
-      chunks.map((c) => c.embedding2Model)],
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::text[], $8::text[], $9::int[],
+                 $10::text[], $11::text[], $12::text[], $13::text[])
+          AS c(id, memory_id, org, ns, usr, idx, text, terms, doc_len, e1, m1, e2, m2)`,
+    [col((r) => r.c.id), col((r) => r.m.id), col((r) => r.m.organization_id), col((r) => r.m.namespace_id), col((r) => r.m.user_id),
+      col((r) => r.c.index), col((r) => r.c.text), col((r) => r.c.terms), col((r) => r.c.docLen),
+      col((r) => (r.c.embedding ? toVector(r.c.embedding) : null)), col((r) => r.c.embeddingModel),
+      col((r) => (r.c.embedding2 ? toVector(r.c.embedding2) : null)), col((r) => r.c.embedding2Model)],
   );
 }
 

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../platform/db/index.ts';
-import type { Publish } from '../../platform/events/index.ts';
+import type { NewEvent, Publish } from '../../platform/events/index.ts';
 import { hasBatchEvent } from '../../platform/events/index.ts';
 import { batchCounts, lockBatch } from './status.store.ts';
 
@@ -21,10 +21,17 @@ interface Finished {
   created_at?: Date;
 }
 
-/** A memory was stored (quick_saved) or its processing started: live status pushes only. */
-export async function memoryStateChanged(tx: Queryable, publish: Publish, m: { organizationId: string; id: string; batch_id: string | null; status: string }): Promise<void> {
+type StateChange = { organizationId: string; id: string; batch_id: string | null; status: string };
+
+/** The event of a memory stored (quick_saved) or whose processing started. */
+export function stateChange(m: StateChange): NewEvent {
   const kind = m.status === 'processing' ? MEMORY_PROCESSING : MEMORY_QUICK_SAVED;
-  await publish(tx, { kind, organizationId: m.organizationId, memoryId: m.id, batchId: m.batch_id, payload: { status: m.status } });
+  return { kind, organizationId: m.organizationId, memoryId: m.id, batchId: m.batch_id, payload: { status: m.status } };
+}
+
+/** A memory was stored (quick_saved) or its processing started: live status pushes only. */
+export async function memoryStateChanged(tx: Queryable, publish: Publish, m: StateChange): Promise<void> {
+  await publish(tx, stateChange(m));
 }
 
 /**
@@ -33,15 +40,20 @@ export async function memoryStateChanged(tx: Queryable, publish: Publish, m: { o
  * lockBatch from before their transition (see lockBatch).
  */
 export async function memoryFinished(tx: Queryable, publish: Publish, m: Finished): Promise<void> {
-  await publish(tx, {
+  await memoriesFinished(tx, publish, m.organizationId, [m]);
+}
+
+/** memoryFinished for many memories of one organization at once (a batch group stored as completed). */
+export async function memoriesFinished(tx: Queryable, publish: Publish, organizationId: string, ms: Omit<Finished, 'organizationId'>[]): Promise<void> {
+  await publish.all(tx, ms.map((m) => ({
     kind: m.status === 'completed' ? MEMORY_COMPLETED : MEMORY_FAILED,
-    organizationId: m.organizationId,
+    organizationId,
     memoryId: m.id,
     batchId: m.batch_id,
     // What a webhook reports besides the ids (docs/webhooks.md).
     payload: { status: m.status, error: m.status === 'failed' ? m.status_error ?? 'processing failed' : null, created_at: m.created_at?.toISOString() ?? null },
-  });
-  if (m.batch_id) await completeBatchIfDone(tx, publish, m.organizationId, m.batch_id);
+  })));
+  for (const batchId of new Set(ms.map((m) => m.batch_id).filter((b): b is string => !!b))) await completeBatchIfDone(tx, publish, organizationId, batchId);
 }
 
 /** After the last group of a batch is stored (its memories may all be finished already). */

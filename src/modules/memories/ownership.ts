@@ -2,7 +2,7 @@ import type { Queryable } from '../../platform/db/index.ts';
 import type { Actor } from '../../shared/actor.ts';
 import { AppError, unprocessable } from '../../shared/errors.ts';
 import { namespaceActive } from '../namespaces/namespaces.store.ts';
-import { getUser, resolveExternalUser } from '../users/users.store.ts';
+import { getUser, resolveExternalUser, resolveExternalUsers } from '../users/users.store.ts';
 
 export interface Owner {
   userId: string;
@@ -29,6 +29,27 @@ export async function resolveOwner(db: Queryable, actor: Actor, userId?: string,
   const me = actor.userId ? await getUser(db, actor.organizationId, actor.userId) : undefined;
   if (!me) throw unprocessable('No user: send external_user_id (this credential has no user of its own)', { fields: ['external_user_id'] });
   return { userId: me.id, externalUserId: me.external_id };
+}
+
+/**
+ * resolveOwner for many writes (a batch group): their external users in two statements, the
+ * rare others (deprecated user_id, the caller's own user) one lookup per distinct user.
+ */
+export async function resolveOwners(db: Queryable, actor: Actor, items: { userId?: string; externalUserId?: string }[]): Promise<Owner[]> {
+  const external = await resolveExternalUsers(db, actor.organizationId, items.filter((x) => !x.userId && x.externalUserId).map((x) => x.externalUserId!));
+  const others = new Map<string, Promise<Owner>>();
+  const out: Owner[] = [];
+  for (const x of items) {
+    const user = !x.userId && x.externalUserId ? external.get(x.externalUserId) : undefined;
+    if (user) {
+      out.push({ userId: user.id, externalUserId: x.externalUserId! });
+      continue;
+    }
+    const key = `${x.userId ?? ''}\u0000${x.externalUserId ?? ''}`;
+    if (!others.has(key)) others.set(key, resolveOwner(db, actor, x.userId, x.externalUserId));
+    out.push(await others.get(key)!);
+  }
+  return out;
 }
 
 /**

@@ -60,16 +60,20 @@ export function createRealtime(deps: RealtimeDeps) {
   const watchers = new Set<Watcher>();
   let listening: Promise<() => Promise<void>> | null = null;
 
+  /** A notification carries one notice, or an array of them (a batch group's events). */
   function onNotice(payload: string): void {
-    let n: EventNotice;
+    let parsed: EventNotice | EventNotice[];
     try {
-      n = JSON.parse(payload);
+      parsed = JSON.parse(payload);
     } catch {
       return;
     }
+    const notices = Array.isArray(parsed) ? parsed : [parsed];
+    // A watcher is pushed once per notification, however many of its notices it carries.
     for (const w of watchers) {
-      if (w.actor.organizationId !== n.organization_id) continue;
-      if ((w.resource === 'memory' && w.id === n.memory_id) || (w.resource === 'batch' && w.id === n.batch_id)) void push(w);
+      const hit = notices.some((n) => w.actor.organizationId === n.organization_id
+        && ((w.resource === 'memory' && w.id === n.memory_id) || (w.resource === 'batch' && w.id === n.batch_id)));
+      if (hit) void push(w);
     }
   }
 

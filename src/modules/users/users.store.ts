@@ -68,6 +68,24 @@ export async function resolveExternalUser(db: Queryable, organizationId: string,
   return (await findUserByExternalId(db, organizationId, externalId))!;
 }
 
+/**
+ * The internal users of many external ids, created on first sight, in two statements. The
+ * inserts go in sorted order, so concurrent batches lock the unique index in the same order
+ * and cannot deadlock on each other's new users.
+ */
+export async function resolveExternalUsers(db: Queryable, organizationId: string, externalIds: string[]): Promise<Map<string, UserRow>> {
+  const ids = [...new Set(externalIds)].sort();
+  if (!ids.length) return new Map();
+  await db.query(
+    `INSERT INTO users (id, organization_id, external_id)
+     SELECT x.id, $1, x.external_id FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS x(id, external_id, n) ORDER BY n
+     ON CONFLICT (organization_id, external_id) WHERE external_id IS NOT NULL DO NOTHING`,
+    [organizationId, ids.map(() => newId()), ids],
+  );
+  const rows = await db.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE organization_id = $1 AND external_id = ANY($2::text[])`, [organizationId, ids]);
+  return new Map(rows.map((r) => [r.external_id!, r]));
+}
+
 export interface UserFields {
   externalId?: string;
   email?: string;

@@ -136,8 +136,10 @@ for (const store of testStores) {
       const [d] = await deliveries('memory_id = $1', [id]);
       assert.deepEqual({ attempts: d.attempts, code: d.last_status_code, error: d.last_error }, { attempts: 3, code: 500, error: 'receiver answered HTTP 500' });
       assert.ok(d.failed_at);
-      const [job] = await t.db.query(`SELECT status, attempts FROM jobs WHERE kind = 'webhook.deliver' AND payload->>'delivery_id' = $1`, [d.id]);
-      assert.deepEqual(job, { status: 'dead', attempts: 3 });
+      // The delivery records its failure before the worker marks the job dead: wait for both.
+      const job = async () => (await t.db.query(`SELECT status, attempts FROM jobs WHERE kind = 'webhook.deliver' AND payload->>'delivery_id' = $1`, [d.id]))[0];
+      await until(async () => (await job()).status !== 'running');
+      assert.deepEqual(await job(), { status: 'dead', attempts: 3 });
       await sleep(300);
       assert.equal(receiver.at('/down').length, 3, 'no attempt after giving up');
       // The memory itself is unaffected by its webhook failing.

@@ -1,9 +1,16 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { testStores } from '../../../test/harness.ts';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { testStores, type TestStore } from '../../../test/harness.ts';
 import { migrate, toVector, type Db } from './index.ts';
+import { openPgliteThread } from './pglite-thread.ts';
 
-for (const store of testStores) {
+/** What servers run on PGlite (PGLITE_THREAD, the default): the store in a thread of its own. */
+const threaded = { name: 'pglite thread', open: async () => { const db = await openPgliteThread(); await migrate(db); return db; } } as unknown as TestStore;
+
+for (const store of [...testStores, threaded]) {
   describe(`Db [${store.name}]`, () => {
     let db: Db;
     before(async () => {
@@ -59,3 +66,84 @@ for (const store of testStores) {
     });
   });
 }
+
+describe('Db [pglite thread] specifics', () => {
+  it('reports PostgreSQL errors with their fields, and the store stays usable', async () => {
+    const db = await openPgliteThread();
+    try {
+      await db.exec('CREATE TABLE t_u (v int PRIMARY KEY)');
+      await db.query('INSERT INTO t_u VALUES (1)');
+      const err = await db.query('INSERT INTO t_u VALUES (1)').then(() => null, (e: Error & { code?: string; constraint?: string }) => e);
+      assert.ok(err instanceof Error);
+      assert.match(err.message, /duplicate key/);
+      assert.equal(err.code, '23505');
+      assert.equal(err.constraint, 't_u_pkey');
+      // A failed statement inside a transaction rolls it back whole.
+      await assert.rejects(db.transaction(async (tx) => {
+        await tx.query('INSERT INTO t_u VALUES (2)');
+        await tx.query('INSERT INTO t_u VALUES (1)');
+      }), /duplicate key/);
+      assert.deepEqual((await db.query('SELECT v FROM t_u ORDER BY v')).map((r) => r.v), [1]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('runs statements outside a transaction after it, not inside it', async () => {
+    const db = await openPgliteThread();
+    try {
+      await db.exec('CREATE TABLE t_o (v int)');
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      const tx = db.transaction(async (q) => {
+        await q.query('INSERT INTO t_o VALUES (1)');
+        await gate;
+        throw new Error('roll back');
+      });
+      await new Promise((r) => setTimeout(r, 20));
+      const outside = db.query<{ n: number }>('SELECT count(*)::int AS n FROM t_o');
+      release();
+      await assert.rejects(tx, /roll back/);
+      assert.equal((await outside)[0].n, 0, 'the outside read waited for the rollback');
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('delivers NOTIFY to listeners until they unlisten', async () => {
+    const db = await openPgliteThread();
+    try {
+      const got: string[] = [];
+      const unlisten = await db.listen('engram_t', (p) => got.push(p));
+      await db.query("SELECT pg_notify('engram_t', 'one')");
+      await db.transaction(async (tx) => { await tx.query("SELECT pg_notify('engram_t', 'two')"); });
+      for (let i = 0; i < 50 && got.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+      assert.deepEqual(got, ['one', 'two']);
+      await unlisten();
+      await db.query("SELECT pg_notify('engram_t', 'three')");
+      await new Promise((r) => setTimeout(r, 50));
+      assert.deepEqual(got, ['one', 'two']);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('holds its data directory lock while open, keeps data across reopen, and fails calls after close', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'engram-thread-'));
+    try {
+      const db = await openPgliteThread(dir);
+      await db.exec('CREATE TABLE t_k (v text)');
+      await db.query("INSERT INTO t_k VALUES ('kept')");
+      // The lock a second process would be refused by (test/startup.test.ts runs that one).
+      assert.equal(fs.readFileSync(path.join(dir, 'engram.lock'), 'utf8'), String(process.pid));
+      await db.close();
+      assert.equal(fs.existsSync(path.join(dir, 'engram.lock')), false);
+      await assert.rejects(db.query('SELECT 1'), /embedded store thread/);
+      const again = await openPgliteThread(dir);
+      assert.deepEqual(await again.query('SELECT v FROM t_k'), [{ v: 'kept' }]);
+      await again.close();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -13,12 +13,13 @@ const parsers = { [types.INT8]: (v: string) => Number(v) };
  * gives an in-memory database (tests); otherwise the directory is locked against a
  * second process, since two PGlite instances on one directory corrupt it.
  */
-export async function openPglite(dataDir?: string): Promise<Db> {
+export async function openPglite(dataDir?: string, opts: { locked?: boolean } = {}): Promise<Db> {
   let release = () => {};
   let pgDir: string | undefined;
   if (dataDir) {
     fs.mkdirSync(dataDir, { recursive: true });
-    release = acquireDirLock(dataDir);
+    // `locked`: the caller holds the directory's lock already (the store's thread: pglite-thread.ts).
+    if (!opts.locked) release = acquireDirLock(dataDir);
     pgDir = path.join(dataDir, 'pg');
   }
   let pg: PGlite;

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/index.ts';
 import { newId } from '../../shared/ids.ts';
-import { insertEvent, type EventRow } from './events.store.ts';
+import { insertEvents, type EventRow } from './events.store.ts';
 
 export type { EventRow } from './events.store.ts';
 
@@ -27,8 +27,16 @@ export interface NewEvent {
 /** Reacts to a committed-with-the-change event inside the writer's transaction (e.g. enqueue a job). */
 export type EventSubscriber = (tx: Queryable, event: EventRow) => Promise<void>;
 
-/** Record an event in the caller's transaction; resolves undefined when it was already recorded. */
-export type Publish = (tx: Queryable, event: NewEvent) => Promise<EventRow | undefined>;
+/** Records events in the caller's transaction. */
+export interface Publish {
+  /** One event; resolves undefined when it was already recorded. */
+  (tx: Queryable, event: NewEvent): Promise<EventRow | undefined>;
+  /** Many events in a few statements (a batch group's memories); resolves the ones recorded. */
+  all(tx: Queryable, events: NewEvent[]): Promise<EventRow[]>;
+}
+
+/** pg_notify payloads stay under PostgreSQL's 8000-byte limit; notices are ~200 bytes. */
+const NOTICES_PER_NOTIFY = 30;
 
 /**
  * The event bus (house rule 8): writers record what happened; subscribers decide the side
@@ -38,20 +46,26 @@ export type Publish = (tx: Queryable, event: NewEvent) => Promise<EventRow | und
  * also NOTIFYed on EVENTS_CHANNEL for live pushes.
  */
 export function createEventPublisher(subscribers: EventSubscriber[] = []): Publish {
-  return async (tx, e) => {
-    const row = await insertEvent(tx, {
+  const all = async (tx: Queryable, es: NewEvent[]): Promise<EventRow[]> => {
+    const rows = await insertEvents(tx, es.map((e) => ({
       id: newId(),
       organization_id: e.organizationId,
       kind: e.kind,
       memory_id: e.memoryId ?? null,
       batch_id: e.batchId ?? null,
       payload: e.payload ?? {},
-    });
-    if (!row) return undefined;
-    for (const s of subscribers) await s(tx, row);
-    // Delivered on commit, so a listener never hears of a change it cannot read yet.
-    const notice: EventNotice = { id: row.id, organization_id: row.organization_id, kind: row.kind, memory_id: row.memory_id, batch_id: row.batch_id };
-    await tx.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, JSON.stringify(notice)]);
-    return row;
+    })));
+    for (const row of rows) for (const s of subscribers) await s(tx, row);
+    // Delivered on commit, so a listener never hears of a change it cannot read yet. One
+    // notification carries up to NOTICES_PER_NOTIFY notices (a JSON array), all in one statement.
+    const notices: EventNotice[] = rows.map((r) => ({ id: r.id, organization_id: r.organization_id, kind: r.kind, memory_id: r.memory_id, batch_id: r.batch_id }));
+    const payloads: string[] = [];
+    for (let i = 0; i < notices.length; i += NOTICES_PER_NOTIFY) {
+      const part = notices.slice(i, i + NOTICES_PER_NOTIFY);
+      payloads.push(JSON.stringify(part.length === 1 ? part[0] : part));
+    }
+    if (payloads.length) await tx.query('SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p', [EVENTS_CHANNEL, payloads]);
+    return rows;
   };
+  return Object.assign(async (tx: Queryable, e: NewEvent) => (await all(tx, [e]))[0], { all });
 }

@@ -12,14 +12,24 @@ export interface EventRow {
 
 const COLUMNS = 'id, organization_id, kind, memory_id, batch_id, payload, created_at';
 
-/** Insert an event; undefined when it already exists (the once-per-subject unique indexes). */
-export async function insertEvent(tx: Queryable, e: Omit<EventRow, 'created_at'>): Promise<EventRow | undefined> {
+/**
+ * Insert events in one statement; returns the ones recorded, in the order given (an event
+ * that already exists, by the once-per-subject unique indexes, is skipped).
+ */
+export async function insertEvents(tx: Queryable, es: Omit<EventRow, 'created_at'>[]): Promise<EventRow[]> {
+  if (!es.length) return [];
   const rows = await tx.query<EventRow>(
     `INSERT INTO events (id, organization_id, kind, memory_id, batch_id, payload)
-     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING RETURNING ${COLUMNS}`,
-    [e.id, e.organization_id, e.kind, e.memory_id, e.batch_id, JSON.stringify(e.payload)],
+     SELECT e.id, e.org, e.kind, e.memory_id, e.batch_id, e.payload::jsonb
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) WITH ORDINALITY
+          AS e(id, org, kind, memory_id, batch_id, payload, n)
+     ORDER BY e.n
+     ON CONFLICT DO NOTHING RETURNING ${COLUMNS}`,
+    [es.map((e) => e.id), es.map((e) => e.organization_id), es.map((e) => e.kind), es.map((e) => e.memory_id), es.map((e) => e.batch_id),
+      es.map((e) => JSON.stringify(e.payload))],
   );
-  return rows[0];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return es.map((e) => byId.get(e.id)).filter((r): r is EventRow => !!r);
 }
 
 export async function getEvent(db: Queryable, id: string): Promise<EventRow | undefined> {

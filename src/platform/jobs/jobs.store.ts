@@ -21,16 +21,23 @@ export interface JobRow {
 const COLUMNS = `id, organization_id, kind, payload, status, attempts, max_attempts, run_at, locked_by, locked_until,
   last_error, created_at, updated_at`;
 
-export async function insertJob(
-  tx: Queryable,
-  j: { id: string; organization_id: string | null; kind: string; payload: unknown; max_attempts: number; run_at: Date | null },
-): Promise<JobRow> {
+export type NewJobRow = { id: string; organization_id: string | null; kind: string; payload: unknown; max_attempts: number; run_at: Date | null };
+
+/** Insert jobs in one statement, returned in the order given. */
+export async function insertJobs(tx: Queryable, js: NewJobRow[]): Promise<JobRow[]> {
+  if (!js.length) return [];
   const rows = await tx.query<JobRow>(
     `INSERT INTO jobs (id, organization_id, kind, payload, max_attempts, run_at)
-     VALUES ($1, $2, $3, $4, $5, COALESCE($6::timestamptz, now())) RETURNING ${COLUMNS}`,
-    [j.id, j.organization_id, j.kind, JSON.stringify(j.payload ?? {}), j.max_attempts, j.run_at],
+     SELECT j.id, j.org, j.kind, j.payload::jsonb, j.max_attempts, COALESCE(j.run_at, now())
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::timestamptz[]) WITH ORDINALITY
+          AS j(id, org, kind, payload, max_attempts, run_at, n)
+     ORDER BY j.n
+     RETURNING ${COLUMNS}`,
+    [js.map((j) => j.id), js.map((j) => j.organization_id), js.map((j) => j.kind), js.map((j) => JSON.stringify(j.payload ?? {})),
+      js.map((j) => j.max_attempts), js.map((j) => (j.run_at ? j.run_at.toISOString() : null))],
   );
-  return rows[0];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return js.map((j) => byId.get(j.id)!);
 }
 
 /**

@@ -94,6 +94,7 @@ export function createWorker(opts: WorkerOptions): Worker {
   let beatTimer: NodeJS.Timeout | null = null;
   let unlisten: (() => Promise<void>) | null = null;
   let idleWaiters: (() => void)[] = [];
+  let lastBury = 0;
 
   async function runOne(job: JobRow): Promise<void> {
     const handler = handlers[job.kind];
@@ -124,9 +125,14 @@ export function createWorker(opts: WorkerOptions): Worker {
     try {
       do {
         again = false;
-        for (const job of await buryExpired(db, kinds)) {
-          log.error({ job_id: job.id, kind: job.kind }, 'job is dead: its worker stopped during the last attempt');
-          await handlers[job.kind].onDead?.(job, job.last_error ?? 'lock expired', { db, log }).catch((e) => log.error({ err: e }, 'onDead failed'));
+        // Locks expire after visibilityMs, so looking for expired ones once per poll interval
+        // is soon enough; a claim for every finished job (hundreds a second) need not look.
+        if (Date.now() - lastBury >= pollMs) {
+          lastBury = Date.now();
+          for (const job of await buryExpired(db, kinds)) {
+            log.error({ job_id: job.id, kind: job.kind }, 'job is dead: its worker stopped during the last attempt');
+            await handlers[job.kind].onDead?.(job, job.last_error ?? 'lock expired', { db, log }).catch((e) => log.error({ err: e }, 'onDead failed'));
+          }
         }
         const free = concurrency - inHand.size;
         if (free <= 0 || !running) break;

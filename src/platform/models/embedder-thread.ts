@@ -20,7 +20,7 @@ interface Pending {
   reject(e: Error): void;
 }
 
-const BOOT = new URL('./thread-boot.mjs', import.meta.url);
+const BOOT = new URL('../thread-boot.mjs', import.meta.url);
 const ENTRY = new URL(`./embedder-thread.worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
 
 /**
