@@ -96,6 +96,7 @@ export async function buildApp({ config, db, log, models }: AppDeps): Promise<Fa
     bm25: { k1: config.SEARCH_BM25_K1, b: config.SEARCH_BM25_B },
     candidates: config.SEARCH_CANDIDATES,
     neighbourWeight: config.SEARCH_NEIGHBOUR_WEIGHT,
+    log,
   });
 
   const app = await createHttpApp({
@@ -108,6 +109,7 @@ export async function buildApp({ config, db, log, models }: AppDeps): Promise<Fa
   });
   // Models built here are this app's to end (a process passing its own ends them itself).
   if (!models) app.addHook('onClose', () => embedders.close());
+  app.addHook('onClose', () => search.close());
   await app.register(healthRoutes(db, VERSION));
   await app.register(authRoutes(auth));
   await app.register(oauth.routes);

@@ -108,7 +108,7 @@ function planFrom(plan: GraphPlan, extraction: Extraction | null, memoryId: stri
  * Model calls happen before the transaction; nodes are upserted in a fixed order so two
  * workers sharing entities cannot deadlock.
  */
-export function createGraphBuilder(deps: GraphBuilderDeps): ProcessingStep & { build(organizationId: string, memoryId: string): Promise<{ nodes: number; edges: number; reused: number }> } {
+export function createGraphBuilder(deps: GraphBuilderDeps): ProcessingStep & { build(organizationId: string, memoryId: string, read?: MemoryRow): Promise<{ nodes: number; edges: number; reused: number }> } {
   const { db, extractor } = deps;
 
   const embed = deps.embed;
@@ -134,8 +134,9 @@ export function createGraphBuilder(deps: GraphBuilderDeps): ProcessingStep & { b
     };
   }
 
-  async function build(organizationId: string, memoryId: string) {
-    const m = await getMemory(db, { organizationId, namespaceId: null }, memoryId);
+  /** `read`: the memory's row as the caller just read it (the job's start), saving a lookup. */
+  async function build(organizationId: string, memoryId: string, read?: MemoryRow) {
+    const m = read ?? (await getMemory(db, { organizationId, namespaceId: null }, memoryId));
     if (!m) return { nodes: 0, edges: 0, reused: 0 };
     const graph = (m.policy?.graph ?? {}) as Record<string, unknown>;
     const schemaId = requestedSchemaId(graph);
@@ -193,7 +194,7 @@ export function createGraphBuilder(deps: GraphBuilderDeps): ProcessingStep & { b
     name: 'graph',
     build,
     async run(memory) {
-      await build(memory.organization_id, memory.id);
+      await build(memory.organization_id, memory.id, memory);
     },
   };
 }

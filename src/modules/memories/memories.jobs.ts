@@ -1,6 +1,7 @@
 import type { JobContext, JobHandler, JobRow } from '../../platform/jobs/index.ts';
 import type { Publish } from '../../platform/events/index.ts';
 import { memoryFinished, memoryStateChanged } from './memory-events.ts';
+import type { MemoryRow } from './memories.store.ts';
 import { failProcessing, finishProcessing, lockBatch, lockBatchOfMemory, startProcessing, type MemoryStatusRow } from './status.store.ts';
 
 /** Job kind enqueued with every memory that needs background processing. */
@@ -13,7 +14,7 @@ export const MEMORY_PROCESS = 'memory.process';
  */
 export interface ProcessingStep {
   name: string;
-  run(memory: MemoryStatusRow, ctx: JobContext): Promise<void>;
+  run(memory: MemoryStatusRow & MemoryRow, ctx: JobContext): Promise<void>;
 }
 
 /** The memory is given up: it was stored and stays searchable; its status says why processing failed. */

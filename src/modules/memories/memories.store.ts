@@ -39,7 +39,7 @@ export interface ChunkData {
   embedding2Model: string | null;
 }
 
-const COLUMNS = `id, organization_id, namespace_id, user_id, external_user_id, content, type, metadata, context, policy,
+export const MEMORY_COLUMNS = `id, organization_id, namespace_id, user_id, external_user_id, content, type, metadata, context, policy,
   acl_read, acl_write, consent, risk, status, batch_id, content_bytes, occurred_at, created_at, updated_at`;
 
 /** Rows visible to a scope: always the organization, and the namespace for namespace keys. */
@@ -66,7 +66,7 @@ export async function insertMemories(tx: Queryable, ms: NewMemory[]): Promise<Me
           WITH ORDINALITY AS m(id, org, ns, usr, ext, content, type, metadata, context, policy, acl_read, acl_write, consent, risk,
                                status, batch_id, bytes, occurred_at, n)
      ORDER BY m.n
-     RETURNING ${COLUMNS}`,
+     RETURNING ${MEMORY_COLUMNS}`,
     [col((m) => m.id), col((m) => m.organization_id), col((m) => m.namespace_id), col((m) => m.user_id), col((m) => m.external_user_id),
       col((m) => m.content), col((m) => m.type), col((m) => JSON.stringify(m.metadata)), col((m) => (m.context ? JSON.stringify(m.context) : null)),
       col((m) => JSON.stringify(m.policy)), col((m) => JSON.stringify(m.acl_read)), col((m) => JSON.stringify(m.acl_write)),
@@ -127,7 +127,7 @@ export async function getMemory(
     params.push(opts.reader.userId, opts.reader.entities);
     where.push(`(user_id = $${params.length - 1} OR (acl_read && $${params.length}::text[] AND risk <> 'flagged'))`);
   }
-  const rows = await db.query<MemoryRow>(`SELECT ${COLUMNS} FROM memories WHERE ${where.join(' AND ')}`, params);
+  const rows = await db.query<MemoryRow>(`SELECT ${MEMORY_COLUMNS} FROM memories WHERE ${where.join(' AND ')}`, params);
   return rows[0];
 }
 
@@ -135,7 +135,7 @@ export async function getMemory(
 export async function getMemories(db: Queryable, scope: Scope, ids: string[]): Promise<MemoryRow[]> {
   if (!ids.length) return [];
   const params: unknown[] = [ids];
-  const rows = await db.query<MemoryRow>(`SELECT ${COLUMNS} FROM memories WHERE id = ANY($1::text[]) AND ${scopeSql(scope, params)}`, params);
+  const rows = await db.query<MemoryRow>(`SELECT ${MEMORY_COLUMNS} FROM memories WHERE id = ANY($1::text[]) AND ${scopeSql(scope, params)}`, params);
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.map((id) => byId.get(id)).filter((r): r is MemoryRow => !!r);
 }
@@ -172,7 +172,7 @@ export async function updateMemory(tx: Queryable, scope: Scope, id: string, patc
     });
   sets.push('updated_at = now()');
   const rows = await tx.query<MemoryRow>(
-    `UPDATE memories SET ${sets.join(', ')} WHERE id = $1 AND ${scopeSql(scope, params)} RETURNING ${COLUMNS}`,
+    `UPDATE memories SET ${sets.join(', ')} WHERE id = $1 AND ${scopeSql(scope, params)} RETURNING ${MEMORY_COLUMNS}`,
     params,
   );
   if (rows[0] && patch.namespace_id !== undefined) {

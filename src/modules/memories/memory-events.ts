@@ -1,7 +1,6 @@
 import type { Queryable } from '../../platform/db/index.ts';
 import type { NewEvent, Publish } from '../../platform/events/index.ts';
-import { hasBatchEvent } from '../../platform/events/index.ts';
-import { batchCounts, lockBatch } from './status.store.ts';
+import { batchProgress, lockBatch } from './status.store.ts';
 
 /** Events of the memory lifecycle (docs/webhooks.md). */
 export const MEMORY_QUICK_SAVED = 'memory.quick_saved';
@@ -40,11 +39,14 @@ export async function memoryStateChanged(tx: Queryable, publish: Publish, m: Sta
  * lockBatch from before their transition (see lockBatch).
  */
 export async function memoryFinished(tx: Queryable, publish: Publish, m: Finished): Promise<void> {
-  await memoriesFinished(tx, publish, m.organizationId, [m]);
+  await memoriesFinished(tx, publish, m.organizationId, [m], { batchLocked: true });
 }
 
-/** memoryFinished for many memories of one organization at once (a batch group stored as completed). */
-export async function memoriesFinished(tx: Queryable, publish: Publish, organizationId: string, ms: Omit<Finished, 'organizationId'>[]): Promise<void> {
+/**
+ * memoryFinished for many memories of one organization at once (a batch group stored as
+ * completed); `batchLocked`: the caller holds their batch's lock already.
+ */
+export async function memoriesFinished(tx: Queryable, publish: Publish, organizationId: string, ms: Omit<Finished, 'organizationId'>[], opts: { batchLocked?: boolean } = {}): Promise<void> {
   await publish.all(tx, ms.map((m) => ({
     kind: m.status === 'completed' ? MEMORY_COMPLETED : MEMORY_FAILED,
     organizationId,
@@ -53,7 +55,10 @@ export async function memoriesFinished(tx: Queryable, publish: Publish, organiza
     // What a webhook reports besides the ids (docs/webhooks.md).
     payload: { status: m.status, error: m.status === 'failed' ? m.status_error ?? 'processing failed' : null, created_at: m.created_at?.toISOString() ?? null },
   })));
-  for (const batchId of new Set(ms.map((m) => m.batch_id).filter((b): b is string => !!b))) await completeBatchIfDone(tx, publish, organizationId, batchId);
+  for (const batchId of new Set(ms.map((m) => m.batch_id).filter((b): b is string => !!b))) {
+    if (!opts.batchLocked) await lockBatch(tx, batchId);
+    await completeBatchIfDone(tx, publish, organizationId, batchId);
+  }
 }
 
 /** After the last group of a batch is stored (its memories may all be finished already). */
@@ -63,12 +68,11 @@ export async function batchStored(tx: Queryable, publish: Publish, organizationI
   await completeBatchIfDone(tx, publish, organizationId, batchId);
 }
 
+/** The caller holds the batch's lock. */
 async function completeBatchIfDone(tx: Queryable, publish: Publish, organizationId: string, batchId: string): Promise<void> {
-  await lockBatch(tx, batchId);
+  const { stored, ...counts } = await batchProgress(tx, organizationId, batchId, BATCH_STORED);
   // Before batch.stored a finished memory may only be the first group's: the batch is not done.
-  if (!(await hasBatchEvent(tx, organizationId, batchId, BATCH_STORED))) return;
-  const counts = await batchCounts(tx, organizationId, batchId);
-  if (counts.completed + counts.failed < counts.total) return;
+  if (!stored || counts.completed + counts.failed < counts.total) return;
   const status = counts.failed === 0 ? 'completed' : counts.completed === 0 ? 'failed' : 'partial';
   // Unique per batch: a second finisher (or a job run twice) records nothing.
   await publish(tx, { kind: BATCH_COMPLETED, organizationId, batchId, payload: { status, counts } });

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../platform/db/index.ts';
-import { scopeSql, type Scope } from './memories.store.ts';
+import { MEMORY_COLUMNS, scopeSql, type MemoryRow, type Scope } from './memories.store.ts';
 
 /** The lifecycle of a memory (client contract: retrieveStatus). */
 export const MEMORY_STATES = ['queued', 'quick_saved', 'processing', 'completed', 'failed'] as const;
@@ -38,11 +38,15 @@ export async function getBatchStatus(db: Queryable, scope: Scope, batchId: strin
 // Transitions used by the memory.process job. Each is conditional on the current state,
 // so a job that runs twice (worker died after the work) changes nothing the second time.
 
-/** quick_saved (or queued, or a processing attempt that died) → processing. */
-export async function startProcessing(db: Queryable, organizationId: string, id: string): Promise<MemoryStatusRow | undefined> {
-  const rows = await db.query<MemoryStatusRow>(
+/**
+ * quick_saved (or queued, or a processing attempt that died) → processing. Returns the whole
+ * row, so the processing steps need not read it again.
+ */
+export async function startProcessing(db: Queryable, organizationId: string, id: string): Promise<(MemoryStatusRow & MemoryRow) | undefined> {
+  const rows = await db.query<MemoryStatusRow & MemoryRow>(
     `UPDATE memories SET status = 'processing', processing_started_at = now(), updated_at = now()
-     WHERE id = $1 AND organization_id = $2 AND status IN ('queued', 'quick_saved', 'processing') RETURNING ${COLUMNS}`,
+     WHERE id = $1 AND organization_id = $2 AND status IN ('queued', 'quick_saved', 'processing')
+     RETURNING ${MEMORY_COLUMNS}, status_error, processing_started_at, completed_at, failed_at`,
     [id, organizationId],
   );
   return rows[0];
@@ -86,13 +90,17 @@ export async function lockBatchOfMemory(tx: Queryable, organizationId: string, m
   );
 }
 
-/** How many memories of a batch exist and how many finished each way. */
-export async function batchCounts(db: Queryable, organizationId: string, batchId: string): Promise<{ total: number; completed: number; failed: number }> {
-  const rows = await db.query<{ total: number; completed: number; failed: number }>(
-    `SELECT count(*)::int AS total, count(*) FILTER (WHERE status = 'completed')::int AS completed,
+/**
+ * How many memories of a batch exist and how many finished each way, and whether the batch
+ * event `storedKind` (every group is in) was recorded: one statement on every memory's finish.
+ */
+export async function batchProgress(db: Queryable, organizationId: string, batchId: string, storedKind: string): Promise<{ stored: boolean; total: number; completed: number; failed: number }> {
+  const rows = await db.query<{ stored: boolean; total: number; completed: number; failed: number }>(
+    `SELECT EXISTS (SELECT 1 FROM events WHERE batch_id = $1 AND organization_id = $2 AND kind = $3) AS stored,
+            count(*)::int AS total, count(*) FILTER (WHERE status = 'completed')::int AS completed,
             count(*) FILTER (WHERE status = 'failed')::int AS failed
      FROM memories WHERE batch_id = $1 AND organization_id = $2`,
-    [batchId, organizationId],
+    [batchId, organizationId, storedKind],
   );
   return rows[0];
 }

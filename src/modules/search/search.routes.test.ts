@@ -41,7 +41,12 @@ for (const store of testStores) {
       assert.equal(typeof body.search_id, 'string');
       assert.deepEqual(body.data.nodes, []);
       assert.ok(body.data.memories[0].relevance_score > 0);
-      const rows = await t.db.query('SELECT query, result_count FROM query_log WHERE id = $1', [body.search_id]);
+      // The log row is written beside the reply: it lands within moments.
+      let rows: unknown[] = [];
+      for (let i = 0; i < 100 && !rows.length; i++) {
+        rows = await t.db.query('SELECT query, result_count FROM query_log WHERE id = $1', [body.search_id]);
+        if (!rows.length) await new Promise((r) => setTimeout(r, 10));
+      }
       assert.deepEqual(rows, [{ query: 'climbing', result_count: body.data.memories.length }]);
     });
 

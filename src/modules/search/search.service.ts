@@ -16,6 +16,7 @@ import { bm25, logQuery, nearest, sessionNeighbours, sharedWith, type Bm25Params
 import { withNeighbourContext } from './context.ts';
 import { graphContribution, resultNodes } from './graph-signal.ts';
 import type { Extractor } from '../../platform/models/extractor.ts';
+import type { Logger } from '../../platform/log.ts';
 
 export interface SearchDeps {
   db: Db;
@@ -29,6 +30,7 @@ export interface SearchDeps {
   neighbourWeight: number;
   /** Recognises entities in queries for `enable_agentic_graph`. */
   extractor?: Extractor;
+  log?: Logger;
 }
 
 export interface SearchResult {
@@ -65,6 +67,8 @@ function settled<T>(p: Promise<T>): () => Promise<T> {
 /** Hybrid search: BM25 + dense signals fused by normalised score, all filters in SQL. */
 export function createSearchService(deps: SearchDeps) {
   const { db } = deps;
+  /** Query-log writes still in flight (awaited by close, before the store closes). */
+  const logging = new Set<Promise<unknown>>();
 
   async function resolveScope(actor: Actor, body: SearchBody): Promise<SearchScope | null> {
     if (body.organization_id && body.organization_id !== actor.organizationId) {
@@ -96,6 +100,11 @@ export function createSearchService(deps: SearchDeps) {
   }
 
   return {
+    /** Wait for the query-log writes in flight. */
+    async close(): Promise<void> {
+      await Promise.all([...logging]);
+    },
+
     async search(actor: Actor, body: SearchBody, maxMemories: number, maxNodes = 15): Promise<SearchResult> {
       requirePermission(actor, 'read');
       checkReranking(body);
@@ -153,11 +162,14 @@ export function createSearchService(deps: SearchDeps) {
         ? overrideNodes.filter((x) => !body.schema_id || x.schema_id === body.schema_id).slice(0, maxNodes)
         : memories.length ? topNodes : [];
       const schemasUsed = [...new Set(nodes.map((n) => n.schema_id).filter((x): x is string => !!x))];
-      await logQuery(db, {
+      // Written beside the reply, not before it: the caller does not wait for the log row.
+      const logged = logQuery(db, {
         id: searchId, organizationId: actor.organizationId, namespaceId: scope?.namespaceId ?? null, userId: scope?.userId ?? null,
         apiKeyId: actor.apiKeyId, query: body.query, params: { limit, metadata: body.metadata ?? null }, resultCount: memories.length,
         latencyMs: performance.now() - t0,
-      });
+      }).catch((err) => deps.log?.error({ err, search_id: searchId }, 'writing the query log failed'))
+        .finally(() => logging.delete(logged));
+      logging.add(logged);
       return { memories, nodes, search_id: searchId, ...(schemasUsed.length ? { schemas_used: schemasUsed } : {}) };
     },
   };
