@@ -103,6 +103,7 @@ export async function buildApp({ config, db, log, models }: AppDeps): Promise<Fa
     log,
     authenticate: auth.authenticate,
     bodyLimit: config.BODY_LIMIT_BYTES,
+    compressMinBytes: config.COMPRESS_MIN_BYTES,
     rateLimit: { max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS },
     docs: config.DOCS_ENABLED,
     version: VERSION,

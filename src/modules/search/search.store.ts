@@ -90,19 +90,32 @@ export interface Bm25Params {
 /**
  * Okapi BM25 over our analysed terms, with document statistics (N, average length) and
  * term statistics (document frequency) taken within the searched scope, computed in one
- * statement. Chunk scores are aggregated to memories by their best chunk.
+ * statement. Chunk scores are aggregated to memories by their best chunk. Also returns N,
+ * the scope's chunk count, for the caller's choice of `scopeFirst` next time.
+ *
+ * `scopeFirst` reads the scope's chunks first and matches their terms one by one, instead of
+ * leaving the planner to intersect the terms index with the scope. For a user's ~1,000 chunks
+ * in a 100k store that is 5 ms instead of 8: the planner's bitmap of every chunk holding a
+ * common query term (13,600 for "own | project | …") costs more than the scope's rows. For a
+ * scope holding much of the store the index wins, hence the choice by N.
  */
-export async function bm25(db: Queryable, scope: SearchScope, terms: string[], limit: number, p: Bm25Params): Promise<Ranked> {
-  if (!terms.length) return new Map();
+export async function bm25(db: Queryable, scope: SearchScope, terms: string[], limit: number, p: Bm25Params, scopeFirst = false): Promise<{ scores: Ranked; docs: number | null }> {
+  if (!terms.length) return { scores: new Map(), docs: null };
   const params: unknown[] = [terms, terms.map((t) => `'${t}'`).join(' | '), p.k1, p.b, limit];
   const { join, where } = scopeWhere(scope, params);
-  const rows = await db.query<{ memory_id: string; score: number }>(
+  // OFFSET 0 keeps the scope's rows a subquery of their own (the planner cannot push the
+  // terms match into it, so it cannot reach for the terms index).
+  const hits = scopeFirst
+    ? `SELECT c.id, c.memory_id, c.doc_len, t.lexeme, coalesce(array_length(t.positions, 1), 1) AS tf
+       FROM (SELECT c.id, c.memory_id, c.doc_len, c.terms FROM memory_chunks c ${join} WHERE ${where} OFFSET 0) c, unnest(c.terms) AS t
+       WHERE c.terms @@ to_tsquery('simple', $2) AND t.lexeme = ANY($1::text[])`
+    : `SELECT c.id, c.memory_id, c.doc_len, t.lexeme, coalesce(array_length(t.positions, 1), 1) AS tf
+       FROM memory_chunks c ${join}, unnest(c.terms) AS t
+       WHERE ${where} AND c.terms @@ to_tsquery('simple', $2) AND t.lexeme = ANY($1::text[])`;
+  const rows = await db.query<{ memory_id: string | null; score: number | null; n: number }>(
     `WITH stats AS (
        SELECT count(*)::float8 AS n, greatest(avg(c.doc_len), 1)::float8 AS avgdl FROM memory_chunks c ${join} WHERE ${where}
-     ), hits AS (
-       SELECT c.id, c.memory_id, c.doc_len, t.lexeme, coalesce(array_length(t.positions, 1), 1) AS tf
-       FROM memory_chunks c ${join}, unnest(c.terms) AS t
-       WHERE ${where} AND c.terms @@ to_tsquery('simple', $2) AND t.lexeme = ANY($1::text[])
+     ), hits AS (${hits}
      ), df AS (
        SELECT lexeme, count(*)::float8 AS df FROM hits GROUP BY lexeme
      ), chunk_scores AS (
@@ -111,11 +124,16 @@ export async function bm25(db: Queryable, scope: SearchScope, terms: string[], l
                   / (h.tf + $3::float8 * (1 - $4::float8 + $4::float8 * h.doc_len / s.avgdl))) AS score
        FROM hits h JOIN df USING (lexeme) CROSS JOIN stats s
        GROUP BY h.id, h.memory_id
+     ), best AS (
+       SELECT memory_id, max(score)::float8 AS score FROM chunk_scores GROUP BY memory_id ORDER BY score DESC LIMIT $5::int
      )
-     SELECT memory_id, max(score)::float8 AS score FROM chunk_scores GROUP BY memory_id ORDER BY score DESC LIMIT $5::int`,
+     -- One row even without hits, to carry N.
+     SELECT b.memory_id, b.score, s.n::int AS n FROM stats s LEFT JOIN best b ON true`,
     params,
   );
-  return new Map(rows.map((r) => [r.memory_id, r.score]));
+  const scores: Ranked = new Map();
+  for (const r of rows) if (r.memory_id !== null) scores.set(r.memory_id, r.score!);
+  return { scores, docs: rows[0]?.n ?? null };
 }
 
 /** Which vector column of memory_chunks a signal lives in. */

