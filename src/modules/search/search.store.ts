@@ -154,11 +154,15 @@ export async function nearest(
   const dims = vector.length;
   const params: unknown[] = [toVector(vector), model, limit];
   const { join, where } = scopeWhere(scope, params);
+  // The distance once per chunk: named in a subquery, not written again in the select list
+  // (which would compute it a second time for every chunk the scan sorts).
   const rows = await db.query<{ memory_id: string; sim: number }>(
-    `SELECT c.memory_id, 1 - ((c.${slot}::vector(${dims})) <=> $1::vector(${dims})) AS sim
-     FROM memory_chunks c ${join}
-     WHERE ${where} AND c.${slot}_model = $2
-     ORDER BY (c.${slot}::vector(${dims})) <=> $1::vector(${dims}) LIMIT $3`,
+    `SELECT memory_id, 1 - d AS sim FROM (
+       SELECT c.memory_id, (c.${slot}::vector(${dims})) <=> $1::vector(${dims}) AS d
+       FROM memory_chunks c ${join}
+       WHERE ${where} AND c.${slot}_model = $2
+       ORDER BY d LIMIT $3) x
+     ORDER BY d`,
     params,
   );
   const out: Ranked = new Map();
