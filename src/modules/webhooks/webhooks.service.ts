@@ -48,8 +48,10 @@ export function createWebhooks(settings: WebhookSettings) {
     /** Event subscriber: a finished memory or batch triggers its subscriptions, once each. */
     onEvent: (async (tx: Queryable, event: EventRow) => {
       if (!DELIVERED_EVENTS.has(event.kind)) return;
-      // A memory of a batch reports only through the batch's subscription (memory_id is null there).
-      const memoryId = event.kind.startsWith('memory.') ? event.memory_id : null;
+      // A memory of a batch reports only through the batch's subscription (memory_id is null
+      // there): only memories added alone carry a subscription of their own, so a batch's
+      // memories need no lookup (one statement less for each memory of every batch).
+      const memoryId = event.kind.startsWith('memory.') && !event.batch_id ? event.memory_id : null;
       const batchId = event.kind === 'batch.completed' ? event.batch_id : null;
       if (!memoryId && !batchId) return;
       for (const d of await triggerDeliveries(tx, { organizationId: event.organization_id, eventId: event.id, memoryId, batchId })) {
