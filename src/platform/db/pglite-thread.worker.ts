@@ -79,9 +79,17 @@ async function handle(m: Request): Promise<unknown> {
             entered();
           }),
       );
-      ends.set(m.id, done.catch((err) => (err === ROLLBACK ? undefined : Promise.reject(err))));
-      // A BEGIN that fails (closed store) rejects `done` before `inside` resolves.
-      await Promise.race([inside, done]);
+      const outcome = done.catch((err) => (err === ROLLBACK ? undefined : Promise.reject(err)));
+      outcome.catch(() => undefined); // awaited by `end`; a BEGIN that failed gets no `end`
+      ends.set(m.id, outcome);
+      try {
+        // A BEGIN that fails (closed store) rejects `done` before `inside` resolves.
+        await Promise.race([inside, done]);
+      } catch (err) {
+        ends.delete(m.id);
+        txs.delete(m.id);
+        throw err;
+      }
       return { tx: m.id };
     }
     case 'end': {
