@@ -5,6 +5,8 @@ import { startApp, testStores, type TestApp } from '../../../test/harness.ts';
 import { assertEnvelope } from '../../../test/auth-kit.ts';
 import { makeKey, makeNamespace } from '../../../test/factories.ts';
 import { addMemory, post, searchContents } from '../../../test/memory-helpers.ts';
+import { bm25 } from './search.store.ts';
+import { queryTerms } from './analyzer.ts';
 
 for (const store of testStores) {
   describe(`search [${store.name}]`, () => {
@@ -32,6 +34,22 @@ for (const store of testStores) {
       assert.ok(!found.some((c) => c.includes('Someone else')));
       const allergy = await searchContents(t, { query: 'peanut allergy', external_user_id: 'priya' });
       assert.equal(allergy[0], 'Priya is allergic to peanuts.');
+    });
+
+    it('BM25 scores the same whether it reads the scope first or lets the planner choose', async () => {
+      const [{ id: userId }] = await t.db.query("SELECT id FROM users WHERE organization_id = $1 AND external_id = 'many'", [t.orgId]);
+      const scope = { organizationId: t.orgId, namespaceId: null, userId, sharedIds: [], metadata: null };
+      const terms = queryTerms('climbing routes grades entry');
+      const planner = await bm25(t.db, scope, terms, 50, { k1: 0.9, b: 0.4 }, false);
+      const scopeFirst = await bm25(t.db, scope, terms, 50, { k1: 0.9, b: 0.4 }, true);
+      assert.equal(planner.docs, 30);
+      assert.equal(planner.scores.size, 30);
+      // Same memories, same scores (up to the order a sum was added in).
+      assert.deepEqual([...scopeFirst.scores.keys()].sort(), [...planner.scores.keys()].sort());
+      for (const [id, score] of planner.scores) assert.ok(Math.abs(scopeFirst.scores.get(id)! - score) < 1e-9, id);
+      assert.equal(scopeFirst.docs, 30);
+      const none = await bm25(t.db, scope, queryTerms('peanuts'), 50, { k1: 0.9, b: 0.4 }, true);
+      assert.deepEqual([none.scores.size, none.docs], [0, 30], 'no hit still counts the scope');
     });
 
     it('answers search_id, logs the query, returns scores', async () => {
