@@ -1,6 +1,6 @@
 import type { Db, Queryable } from '../../platform/db/index.ts';
 import type { Logger } from '../../platform/log.ts';
-import { resolveExternalUsers } from '../users/users.store.ts';
+import { resolveExternalUsers, type UserRow } from '../users/users.store.ts';
 import { requirePermission, type Actor } from '../../shared/actor.ts';
 import { AppError, unprocessable } from '../../shared/errors.ts';
 import { newId } from '../../shared/ids.ts';
@@ -60,8 +60,15 @@ export function createMemoriesService(deps: MemoriesDeps) {
    * its turn on the one connection, so a group of 100 memories stored one by one (~800
    * statements) held up every other request for its whole length.
    */
-  async function storeAll(tx: Queryable, actor: Actor, items: { input: MemoryInput; chunks: ChunkData[]; bytes: number }[], opts: WriteOptions, hook: WebhookRequest | null = null): Promise<MemoryRow[]> {
-    const owners = await resolveOwners(tx, actor, items.map((x) => x.input));
+  async function storeAll(
+    tx: Queryable,
+    actor: Actor,
+    items: { input: MemoryInput; chunks: ChunkData[]; bytes: number }[],
+    opts: WriteOptions,
+    extra: { hook?: WebhookRequest | null; users?: Map<string, UserRow> } = {},
+  ): Promise<MemoryRow[]> {
+    const hook = extra.hook ?? null;
+    const owners = await resolveOwners(tx, actor, items.map((x) => x.input), extra.users);
     const namespaces = new Map<string | undefined, Promise<string | null>>();
     const namespaceOf = (id: string | undefined) => {
       if (!namespaces.has(id)) namespaces.set(id, resolveWriteNamespace(tx, actor, id));
@@ -133,7 +140,7 @@ export function createMemoriesService(deps: MemoriesDeps) {
       await checkGraphPolicy(db, actor, input.policy.graph);
       const hook = await deps.webhooks.check(opts.webhook_url, opts.webhook_secret);
       const [chunks] = await buildChunks([input.content], embedders);
-      const [row] = await db.transaction((tx) => storeAll(tx, actor, [{ input, chunks, bytes }], opts, hook));
+      const [row] = await db.transaction((tx) => storeAll(tx, actor, [{ input, chunks, bytes }], opts, { hook }));
       return added(row, chunks);
     },
 
@@ -177,13 +184,13 @@ export function createMemoriesService(deps: MemoriesDeps) {
       }
       // Create the batch's new users first, in one statement of its own in a fixed order:
       // inserting them inside concurrent group transactions in different orders deadlocks.
-      await resolveExternalUsers(db, actor.organizationId, ok.filter((x) => !x.input.userId && x.input.externalUserId).map((x) => x.input.externalUserId!));
+      const users = await resolveExternalUsers(db, actor.organizationId, ok.filter((x) => !x.input.userId && x.input.externalUserId).map((x) => x.input.externalUserId!));
       const successes: { index: number; item: AddedMemory; bytes: number; storage: number }[] = [];
       for (let g = 0; g < ok.length; g += batchSize) {
         const group = ok.slice(g, g + batchSize);
         try {
           const chunks = await buildChunks(group.map((x) => x.input.content), embedders);
-          const rows = await db.transaction((tx) => storeAll(tx, actor, group.map((x, i) => ({ ...x, chunks: chunks[i] })), { ...opts, batchId }));
+          const rows = await db.transaction((tx) => storeAll(tx, actor, group.map((x, i) => ({ ...x, chunks: chunks[i] })), { ...opts, batchId }, { users }));
           rows.forEach((row, i) => successes.push({ index: group[i].index, item: added(row, chunks[i]), bytes: group[i].bytes, storage: storageBytes(row, chunks[i]) }));
         } catch (err) {
           if (!(err instanceof AppError)) deps.log?.error({ err, batchId }, 'storing a group of a batch failed');

@@ -1,4 +1,4 @@
-import { toVector, type Queryable } from '../../platform/db/index.ts';
+import { inOrderOf, toVector, type Queryable } from '../../platform/db/index.ts';
 import { safetySql, type SafetyFilter } from './safety.ts';
 
 export interface MemoryRow {
@@ -73,8 +73,7 @@ export async function insertMemories(tx: Queryable, ms: NewMemory[]): Promise<Me
       col((m) => m.consent), col((m) => m.risk), col((m) => m.status), col((m) => m.batch_id), col((m) => m.content_bytes),
       col((m) => (m.occurred_at ? new Date(m.occurred_at).toISOString() : null))],
   );
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return ms.map((m) => byId.get(m.id)!);
+  return inOrderOf(rows, ms.map((m) => m.id));
 }
 
 /** The owner columns a chunk copies from its memory. */
@@ -136,8 +135,7 @@ export async function getMemories(db: Queryable, scope: Scope, ids: string[]): P
   if (!ids.length) return [];
   const params: unknown[] = [ids];
   const rows = await db.query<MemoryRow>(`SELECT ${MEMORY_COLUMNS} FROM memories WHERE id = ANY($1::text[]) AND ${scopeSql(scope, params)}`, params);
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return ids.map((id) => byId.get(id)).filter((r): r is MemoryRow => !!r);
+  return inOrderOf(rows, ids);
 }
 
 export async function chunkIdsOf(db: Queryable, memoryId: string): Promise<string[]> {

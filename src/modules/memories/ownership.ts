@@ -2,7 +2,7 @@ import type { Queryable } from '../../platform/db/index.ts';
 import type { Actor } from '../../shared/actor.ts';
 import { AppError, unprocessable } from '../../shared/errors.ts';
 import { namespaceActive } from '../namespaces/namespaces.store.ts';
-import { getUser, resolveExternalUser, resolveExternalUsers } from '../users/users.store.ts';
+import { getUser, resolveExternalUser, resolveExternalUsers, type UserRow } from '../users/users.store.ts';
 
 export interface Owner {
   userId: string;
@@ -32,11 +32,17 @@ export async function resolveOwner(db: Queryable, actor: Actor, userId?: string,
 }
 
 /**
- * resolveOwner for many writes (a batch group): their external users in two statements, the
- * rare others (deprecated user_id, the caller's own user) one lookup per distinct user.
+ * resolveOwner for many writes (a batch group): their external users in two statements (none
+ * when the caller resolved them already: `known`), the rare others (deprecated user_id, the
+ * caller's own user, a known user deleted meanwhile) one lookup per distinct user.
  */
-export async function resolveOwners(db: Queryable, actor: Actor, items: { userId?: string; externalUserId?: string }[]): Promise<Owner[]> {
-  const external = await resolveExternalUsers(db, actor.organizationId, items.filter((x) => !x.userId && x.externalUserId).map((x) => x.externalUserId!));
+export async function resolveOwners(
+  db: Queryable,
+  actor: Actor,
+  items: { userId?: string; externalUserId?: string }[],
+  known?: Map<string, UserRow>,
+): Promise<Owner[]> {
+  const external = known ?? await resolveExternalUsers(db, actor.organizationId, items.filter((x) => !x.userId && x.externalUserId).map((x) => x.externalUserId!));
   const others = new Map<string, Promise<Owner>>();
   const out: Owner[] = [];
   for (const x of items) {

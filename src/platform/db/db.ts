@@ -30,3 +30,12 @@ export interface Db extends Queryable {
 export function toVector(v: readonly number[]): string {
   return `[${v.join(',')}]`;
 }
+
+/**
+ * `rows` in the order of `ids`, skipping ids without a row: a multi-row INSERT … RETURNING
+ * or a `WHERE id = ANY(…)` does not promise any order.
+ */
+export function inOrderOf<T extends { id: string }>(rows: T[], ids: string[]): T[] {
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.map((id) => byId.get(id)).filter((r): r is T => r !== undefined);
+}

@@ -6,7 +6,7 @@ import { openPostgres } from './postgres.ts';
 import { migrate } from './migrate.ts';
 
 export type { Db, Queryable, Row } from './db.ts';
-export { toVector } from './db.ts';
+export { inOrderOf, toVector } from './db.ts';
 export { migrate } from './migrate.ts';
 
 /** Open the configured store (PostgreSQL when DATABASE_URL is set, else PGlite) and migrate it. */

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/index.ts';
+import { inOrderOf, type Queryable } from '../db/index.ts';
 
 export interface EventRow {
   id: string;
@@ -28,8 +28,7 @@ export async function insertEvents(tx: Queryable, es: Omit<EventRow, 'created_at
     [es.map((e) => e.id), es.map((e) => e.organization_id), es.map((e) => e.kind), es.map((e) => e.memory_id), es.map((e) => e.batch_id),
       es.map((e) => JSON.stringify(e.payload))],
   );
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return es.map((e) => byId.get(e.id)).filter((r): r is EventRow => !!r);
+  return inOrderOf(rows, es.map((e) => e.id));
 }
 
 export async function getEvent(db: Queryable, id: string): Promise<EventRow | undefined> {

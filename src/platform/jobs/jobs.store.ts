@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/index.ts';
+import { inOrderOf, type Queryable } from '../db/index.ts';
 
 export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'dead';
 
@@ -36,8 +36,7 @@ export async function insertJobs(tx: Queryable, js: NewJobRow[]): Promise<JobRow
     [js.map((j) => j.id), js.map((j) => j.organization_id), js.map((j) => j.kind), js.map((j) => JSON.stringify(j.payload ?? {})),
       js.map((j) => j.max_attempts), js.map((j) => (j.run_at ? j.run_at.toISOString() : null))],
   );
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return js.map((j) => byId.get(j.id)!);
+  return inOrderOf(rows, js.map((j) => j.id));
 }
 
 /**
