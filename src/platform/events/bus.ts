@@ -54,17 +54,8 @@ export function createEventPublisher(subscribers: EventSubscriber[] = []): Publi
       memory_id: e.memoryId ?? null,
       batch_id: e.batchId ?? null,
       payload: e.payload ?? {},
-    })));
+    })), { channel: EVENTS_CHANNEL, perNotify: NOTICES_PER_NOTIFY });
     for (const row of rows) for (const s of subscribers) await s(tx, row);
-    // Delivered on commit, so a listener never hears of a change it cannot read yet. One
-    // notification carries up to NOTICES_PER_NOTIFY notices (a JSON array), all in one statement.
-    const notices: EventNotice[] = rows.map((r) => ({ id: r.id, organization_id: r.organization_id, kind: r.kind, memory_id: r.memory_id, batch_id: r.batch_id }));
-    const payloads: string[] = [];
-    for (let i = 0; i < notices.length; i += NOTICES_PER_NOTIFY) {
-      const part = notices.slice(i, i + NOTICES_PER_NOTIFY);
-      payloads.push(JSON.stringify(part.length === 1 ? part[0] : part));
-    }
-    if (payloads.length) await tx.query('SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p', [EVENTS_CHANNEL, payloads]);
     return rows;
   };
   return Object.assign(async (tx: Queryable, e: NewEvent) => (await all(tx, [e]))[0], { all });

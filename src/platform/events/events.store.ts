@@ -12,22 +12,47 @@ export interface EventRow {
 
 const COLUMNS = 'id, organization_id, kind, memory_id, batch_id, payload, created_at';
 
+/** Where {@link insertEvents} announces what it recorded: a NOTIFY channel, `perNotify` notices to a notification. */
+export interface Announce {
+  channel: string;
+  perNotify: number;
+}
+
 /**
  * Insert events in one statement; returns the ones recorded, in the order given (an event
- * that already exists, by the once-per-subject unique indexes, is skipped).
+ * that already exists, by the once-per-subject unique indexes, is skipped). With `announce`,
+ * the same statement NOTIFYs each recorded event's routing fields (id, organization_id, kind,
+ * memory_id, batch_id): one object, or a JSON array of up to `perNotify` of them per
+ * notification (payloads must stay under PostgreSQL's 8000 bytes). NOTIFY is delivered on
+ * commit, so a listener never hears of a change it cannot read yet.
  */
-export async function insertEvents(tx: Queryable, es: Omit<EventRow, 'created_at'>[]): Promise<EventRow[]> {
+export async function insertEvents(tx: Queryable, es: Omit<EventRow, 'created_at'>[], announce?: Announce): Promise<EventRow[]> {
   if (!es.length) return [];
-  const rows = await tx.query<EventRow>(
-    `INSERT INTO events (id, organization_id, kind, memory_id, batch_id, payload)
+  const params: unknown[] = [es.map((e) => e.id), es.map((e) => e.organization_id), es.map((e) => e.kind), es.map((e) => e.memory_id),
+    es.map((e) => e.batch_id), es.map((e) => JSON.stringify(e.payload))];
+  const insert = `INSERT INTO events (id, organization_id, kind, memory_id, batch_id, payload)
      SELECT e.id, e.org, e.kind, e.memory_id, e.batch_id, e.payload::jsonb
      FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) WITH ORDINALITY
           AS e(id, org, kind, memory_id, batch_id, payload, n)
      ORDER BY e.n
-     ON CONFLICT DO NOTHING RETURNING ${COLUMNS}`,
-    [es.map((e) => e.id), es.map((e) => e.organization_id), es.map((e) => e.kind), es.map((e) => e.memory_id), es.map((e) => e.batch_id),
-      es.map((e) => JSON.stringify(e.payload))],
-  );
+     ON CONFLICT DO NOTHING RETURNING ${COLUMNS}`;
+  let sql = insert;
+  if (announce) {
+    params.push(announce.channel, announce.perNotify);
+    // The uncorrelated subquery runs once, when the first recorded row is returned; with no
+    // row recorded there is nothing to announce.
+    sql = `WITH ins AS (${insert}),
+     notices AS (
+       SELECT json_build_object('id', id, 'organization_id', organization_id, 'kind', kind, 'memory_id', memory_id, 'batch_id', batch_id)::text AS j,
+              (row_number() OVER () - 1) / $8::int AS part
+       FROM ins
+     ), sent AS (
+       SELECT pg_notify($7, CASE WHEN count(*) = 1 THEN min(j) ELSE '[' || string_agg(j, ',') || ']' END) FROM notices GROUP BY part
+     )
+     SELECT ins.*, (SELECT count(*) FROM sent) AS notified FROM ins`;
+  }
+  const rows = await tx.query<EventRow & { notified?: number }>(sql, params);
+  for (const r of rows) delete r.notified;
   return inOrderOf(rows, es.map((e) => e.id));
 }
 
