@@ -4,7 +4,7 @@ import type { Extraction, Extractor } from '../../platform/models/extractor.ts';
 import { newId } from '../../shared/ids.ts';
 import { dot } from '../../platform/models/embedder.ts';
 import { getMemory, type MemoryRow } from '../memories/memories.store.ts';
-import type { ProcessingStep } from '../memories/memories.jobs.ts';
+import type { ProcessingStep, StepWrites } from '../memories/memories.jobs.ts';
 import { applyConsent, requestedSchemaId, resolveGraphPlan } from './policy.ts';
 import type { GraphPlan, ViaRelationship } from './policy.schemas.ts';
 import { canonicalKey, neighboursVia, nodesOfType, setMemoryEdges, setMemoryNodes, upsertNodes, type NodeRow } from './graph.store.ts';
@@ -13,6 +13,20 @@ import { extractionSchema } from './schema-bridge.ts';
 import type { ActiveSchema } from '../schemas/schemas.service.ts';
 import { recordSchemaUse } from '../schemas/schemas.store.ts';
 import { applyEdgeConstraints, applyNodeConstraints, type PlannedEdge, type PlannedNode } from './constraints.ts';
+
+/** What one build stored: nodes linked (created or reused) and edges. */
+export interface BuiltGraph {
+  nodes: number;
+  edges: number;
+  reused: number;
+}
+
+/** A planned graph's writes (a {@link StepWrites} that reports what it stored). */
+interface GraphWrites extends StepWrites {
+  write(tx: Queryable): Promise<BuiltGraph>;
+}
+
+const NOTHING: BuiltGraph = { nodes: 0, edges: 0, reused: 0 };
 
 interface PlannedGraph {
   nodes: PlannedNode[];
@@ -108,7 +122,7 @@ function planFrom(plan: GraphPlan, extraction: Extraction | null, memoryId: stri
  * Model calls happen before the transaction; nodes are upserted in a fixed order so two
  * workers sharing entities cannot deadlock.
  */
-export function createGraphBuilder(deps: GraphBuilderDeps): ProcessingStep & { build(organizationId: string, memoryId: string, read?: MemoryRow): Promise<{ nodes: number; edges: number; reused: number }> } {
+export function createGraphBuilder(deps: GraphBuilderDeps): ProcessingStep & { build(organizationId: string, memoryId: string, read?: MemoryRow): Promise<BuiltGraph> } {
   const { db, extractor } = deps;
 
   const embed = deps.embed;
@@ -134,10 +148,14 @@ export function createGraphBuilder(deps: GraphBuilderDeps): ProcessingStep & { b
     };
   }
 
-  /** `read`: the memory's row as the caller just read it (the job's start), saving a lookup. */
-  async function build(organizationId: string, memoryId: string, read?: MemoryRow) {
+  /**
+   * Plan the memory's graph (extraction, constraints: reads and model calls, no transaction)
+   * and return the writes that store it. `read`: the memory's row as the caller just read it
+   * (the job's start), saving a lookup.
+   */
+  async function prepare(organizationId: string, memoryId: string, read?: MemoryRow): Promise<GraphWrites> {
     const m = read ?? (await getMemory(db, { organizationId, namespaceId: null }, memoryId));
-    if (!m) return { nodes: 0, edges: 0, reused: 0 };
+    if (!m) return { write: async () => NOTHING };
     const graph = (m.policy?.graph ?? {}) as Record<string, unknown>;
     const schemaId = requestedSchemaId(graph);
     const active = schemaId && deps.schema ? await deps.schema(organizationId, schemaId) : null;
@@ -163,10 +181,11 @@ export function createGraphBuilder(deps: GraphBuilderDeps): ProcessingStep & { b
       planned.nodes = await applyNodeConstraints(planned.nodes, plan.node_constraints, { candidates, neighbours, similarity });
       planned.edges = applyEdgeConstraints(planned.edges, planned.nodes, plan.edge_constraints);
     }
-    const built = await db.transaction(async (tx) => {
+    let built = NOTHING;
+    const write = async (tx: Queryable): Promise<BuiltGraph> => {
       // A run that read an older version of the memory (content or policy changed meanwhile)
       // writes nothing: the run enqueued with that update builds from the new row.
-      if (!(await stillCurrent(tx, m))) return { nodes: 0, edges: 0, reused: 0 };
+      if (!(await stillCurrent(tx, m))) return NOTHING;
       const ids = new Map<string, string>();
       let reused = 0;
       const ordered = [...planned.nodes].sort((a, b) => (a.type + canonicalKey(a.name) < b.type + canonicalKey(b.name) ? -1 : 1));
@@ -183,18 +202,31 @@ export function createGraphBuilder(deps: GraphBuilderDeps): ProcessingStep & { b
         .filter((e) => ids.has(e.source) && ids.has(e.target) && ids.get(e.source) !== ids.get(e.target))
         .map((e) => ({ id: newId(), source: ids.get(e.source)!, target: ids.get(e.target)!, type: e.type, properties: e.properties }));
       await setMemoryEdges(tx, organizationId, m.id, edges);
-      return { nodes: ids.size, edges: edges.length, reused };
-    });
-    // The schema's usage count (outside the graph transaction: one short update on a shared row).
-    if (active && built.nodes) await recordSchemaUse(db, organizationId, schemaId!);
+      built = { nodes: ids.size, edges: edges.length, reused };
+      return built;
+    };
+    return {
+      write,
+      // The schema's usage count, after the commit: one short update on a row every memory of
+      // that schema shares, which a long transaction should not hold.
+      after: async () => {
+        if (active && built.nodes) await recordSchemaUse(db, organizationId, schemaId!);
+      },
+    };
+  }
+
+  /** Plan and store the graph of one memory in a transaction of its own (re-builds, tools). */
+  async function build(organizationId: string, memoryId: string, read?: MemoryRow): Promise<BuiltGraph> {
+    const w = await prepare(organizationId, memoryId, read);
+    const built = await db.transaction((tx) => w.write(tx));
+    await w.after?.();
     return built;
   }
 
   return {
     name: 'graph',
     build,
-    async run(memory) {
-      await build(memory.organization_id, memory.id, memory);
-    },
+    // In memory.process, the writes join the transaction that completes the memory.
+    run: (memory) => prepare(memory.organization_id, memory.id, memory),
   };
 }

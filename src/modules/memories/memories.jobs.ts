@@ -1,3 +1,4 @@
+import type { Queryable } from '../../platform/db/index.ts';
 import type { JobContext, JobHandler, JobRow } from '../../platform/jobs/index.ts';
 import type { Publish } from '../../platform/events/index.ts';
 import { memoryFinished, memoryStateChanged } from './memory-events.ts';
@@ -8,13 +9,31 @@ import { failProcessing, finishProcessing, lockBatch, lockBatchOfMemory, startPr
 export const MEMORY_PROCESS = 'memory.process';
 
 /**
- * One post-save step (graph extraction, transforms … arrive here). Steps run outside any
- * transaction (they may call models) and MUST be idempotent: after a crash the whole job
- * runs again, so a step replaces what an earlier run of it wrote instead of adding to it.
+ * One post-save step (graph extraction, transforms … arrive here). A step computes outside
+ * any transaction (it may call models) and returns its writes, which run in the transaction
+ * that completes the memory, so a memory is completed exactly when its steps' results are
+ * stored. Steps MUST be idempotent: after a crash the whole job runs again, so a step's writes
+ * replace what an earlier run wrote instead of adding to it.
  */
 export interface ProcessingStep {
   name: string;
-  run(memory: MemoryStatusRow & MemoryRow, ctx: JobContext): Promise<void>;
+  run(memory: MemoryStatusRow & MemoryRow, ctx: JobContext): Promise<StepWrites | void>;
+}
+
+/** What a step stores: `write` in the completing transaction, `after` once it committed (best effort). */
+export interface StepWrites {
+  write(tx: Queryable): Promise<unknown>;
+  after?(): Promise<unknown>;
+}
+
+/** A step's failure, named after the step; `permanent` when another attempt would fail the same way. */
+function stepError(step: ProcessingStep, err: unknown): Error {
+  const message = err instanceof Error ? err.message : String(err);
+  // Invalid input or an unmeetable constraint (`permanent`), or a model error its adapter
+  // calls not retryable: another attempt would fail the same way.
+  const e = err as { permanent?: boolean; retryable?: boolean } | null;
+  const permanent = e?.permanent === true || e?.retryable === false;
+  return Object.assign(new Error(`${step.name}: ${message}`, { cause: err }), { permanent });
 }
 
 /** The memory is given up: it was stored and stays searchable; its status says why processing failed. */
@@ -46,24 +65,20 @@ export function memoryJobs(publish: Publish, steps: ProcessingStep[] = []): Reco
           return row;
         });
         if (!memory) return;
+        const writes: { step: ProcessingStep; w: StepWrites }[] = [];
         for (const step of steps) {
-          try {
-            await step.run(memory, ctx);
-          } catch (err) {
-            const message = err instanceof Error ? err.message : String(err);
-            // Invalid input or an unmeetable constraint (`permanent`), or a model error its adapter
-            // calls not retryable: another attempt would fail the same way.
-            const e = err as { permanent?: boolean; retryable?: boolean } | null;
-            const permanent = e?.permanent === true || e?.retryable === false;
-            throw Object.assign(new Error(`${step.name}: ${message}`, { cause: err }), { permanent });
-          }
+          const w = await step.run(memory, ctx).catch((err) => Promise.reject(stepError(step, err)));
+          if (w) writes.push({ step, w });
         }
         await ctx.db.transaction(async (tx) => {
           // The batch is known from the row read at the start: no lookup on this per-memory path.
           if (memory.batch_id) await lockBatch(tx, memory.batch_id);
+          for (const { step, w } of writes) await w.write(tx).catch((err) => Promise.reject(stepError(step, err)));
           const row = await finishProcessing(tx, organizationId, memory.id);
           if (row) await memoryFinished(tx, publish, { ...row, organizationId, status: 'completed' });
+          await ctx.complete(tx);
         });
+        for (const { step, w } of writes) await w.after?.().catch((err) => ctx.log.warn({ err, step: step.name }, 'a step\'s follow-up after completion failed'));
       },
       onDead: (job, error, ctx) => markFailed(job, error, ctx, publish),
     },

@@ -140,7 +140,7 @@ for (const store of testStores) {
       await until(async () => (await status(id)).processing_status === 'completed');
       const first = await status(id);
       const [job] = await t.db.query(`SELECT * FROM jobs WHERE payload->>'memory_id' = $1`, [id]);
-      await memoryJobs(createEventPublisher())[MEMORY_PROCESS].run(job as any, { db: t.db, log, lastAttempt: false });
+      await memoryJobs(createEventPublisher())[MEMORY_PROCESS].run(job as any, { db: t.db, log, lastAttempt: false, complete: async () => assert.fail('an already completed memory completes nothing') });
       assert.deepEqual(await status(id), first);
     });
 

@@ -52,6 +52,27 @@ for (const store of testStores) {
       assert.equal((await db.query('SELECT count(*)::int AS n FROM jobs'))[0].n, 0);
     });
 
+    it('a handler completes its job inside its own transaction: committed with the work, undone with a rollback', async () => {
+      let tries = 0;
+      const w = worker({
+        't.tx': {
+          run: async (j, ctx) => db.transaction(async (tx) => {
+            tries++;
+            await tx.query('INSERT INTO job_runs (job_id, worker) VALUES ($1, $2)', [j.id, 'w']);
+            await ctx.complete(tx);
+            if (tries === 1) throw new Error('rolled back after completing');
+          }),
+        },
+      });
+      const { id } = await add('t.tx', {}, 3);
+      await w.start();
+      const done = await waitFor(async () => { const j = await job(id); return j.status === 'completed' && j; });
+      assert.equal(tries, 2, 'the rolled-back completion left the job to be retried');
+      assert.equal(done.attempts, 2);
+      assert.match(done.last_error ?? '', /rolled back after completing/);
+      assert.equal((await db.query('SELECT count(*)::int AS n FROM job_runs WHERE job_id = $1', [id]))[0].n, 1, 'only the committed run left its work');
+    });
+
     it('claims, runs and completes jobs with their payload', async () => {
       const seen: unknown[] = [];
       const w = worker({ 't.echo': { run: async (j) => void seen.push(j.payload.n) } });

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../db/index.ts';
+import type { Db, Queryable } from '../db/index.ts';
 import type { Logger } from '../log.ts';
 import { JOBS_CHANNEL } from './queue.ts';
 import {
@@ -12,6 +12,12 @@ export interface JobContext {
   log: Logger;
   /** This is the last allowed attempt: failing now makes the job `dead`. */
   lastAttempt: boolean;
+  /**
+   * Mark the job completed inside the handler's own closing transaction, so the job's end
+   * commits with its work (and costs no statement of its own); the worker then does not
+   * complete it again.
+   */
+  complete(tx: Queryable): Promise<void>;
 }
 
 /**
@@ -22,7 +28,7 @@ export interface JobContext {
 export interface JobHandler {
   run(job: JobRow, ctx: JobContext): Promise<void>;
   /** Called once when the job is given up (`dead`), e.g. to mark the subject failed. */
-  onDead?(job: JobRow, error: string, ctx: Omit<JobContext, 'lastAttempt'>): Promise<void>;
+  onDead?(job: JobRow, error: string, ctx: Omit<JobContext, 'lastAttempt' | 'complete'>): Promise<void>;
 }
 
 export interface WorkerOptions {
@@ -99,9 +105,16 @@ export function createWorker(opts: WorkerOptions): Worker {
   async function runOne(job: JobRow): Promise<void> {
     const handler = handlers[job.kind];
     const ctx = { db, log: log.child({ job_id: job.id, kind: job.kind, attempt: job.attempts }) };
+    const lockLost = () => ctx.log.warn('job finished after its lock was lost; its new holder decides');
+    let completedIn: Queryable | null = null;
+    const complete = async (tx: Queryable) => {
+      completedIn = tx;
+      if (!(await completeJob(tx, job.id, id))) lockLost();
+    };
     try {
-      await handler.run(job, { ...ctx, lastAttempt: job.attempts >= job.max_attempts });
-      if (!(await completeJob(db, job.id, id))) ctx.log.warn('job finished after its lock was lost; its new holder decides');
+      await handler.run(job, { ...ctx, lastAttempt: job.attempts >= job.max_attempts, complete });
+      // A transaction that completed the job and then rolled back made the handler throw.
+      if (!completedIn && !(await completeJob(db, job.id, id))) lockLost();
     } catch (err) {
       const message = errorText(err);
       const row = await failJob(db, job.id, id, message, backoff(job.attempts), isPermanent(err)).catch((e) => {
