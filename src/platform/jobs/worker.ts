@@ -15,7 +15,7 @@ export interface JobContext {
   /**
    * Mark the job completed inside the handler's own closing transaction, so the job's end
    * commits with its work (and costs no statement of its own); the worker then does not
-   * complete it again.
+   * complete it again. If that transaction fails, the handler must throw (the job is retried).
    */
   complete(tx: Queryable): Promise<void>;
 }
@@ -106,15 +106,15 @@ export function createWorker(opts: WorkerOptions): Worker {
     const handler = handlers[job.kind];
     const ctx = { db, log: log.child({ job_id: job.id, kind: job.kind, attempt: job.attempts }) };
     const lockLost = () => ctx.log.warn('job finished after its lock was lost; its new holder decides');
-    let completedIn: Queryable | null = null;
+    let completed = false;
     const complete = async (tx: Queryable) => {
-      completedIn = tx;
+      completed = true;
       if (!(await completeJob(tx, job.id, id))) lockLost();
     };
     try {
       await handler.run(job, { ...ctx, lastAttempt: job.attempts >= job.max_attempts, complete });
       // A transaction that completed the job and then rolled back made the handler throw.
-      if (!completedIn && !(await completeJob(db, job.id, id))) lockLost();
+      if (!completed && !(await completeJob(db, job.id, id))) lockLost();
     } catch (err) {
       const message = errorText(err);
       const row = await failJob(db, job.id, id, message, backoff(job.attempts), isPermanent(err)).catch((e) => {
