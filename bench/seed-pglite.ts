@@ -17,7 +17,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { migrate } from '../src/platform/db/index.ts';
 import { openPglite } from '../src/platform/db/pglite.ts';
-import { ensureVectorIndex } from '../src/modules/search/search.store.ts';
+import { ensureVectorIndex } from '../src/modules/search/dense.store.ts';
 import { databaseUrl } from './lib/server.ts';
 
 const KEEP_DIR = process.env.SEARCH_KEEP_DIR;

@@ -12,7 +12,7 @@ import { bootstrap } from '../src/modules/organizations/bootstrap.ts';
 import { createMemoriesService } from '../src/modules/memories/memories.service.ts';
 import { createSearchService } from '../src/modules/search/search.service.ts';
 import { embeddersFromConfig } from '../src/modules/search/embedders.ts';
-import { ensureVectorIndex } from '../src/modules/search/search.store.ts';
+import { ensureVectorIndex } from '../src/modules/search/dense.store.ts';
 import { createAuthenticator } from '../src/modules/auth/auth.service.ts';
 import { buildEvents } from '../src/app.ts';
 import { createGraphBuilder } from '../src/modules/graph/graph.builder.ts';

@@ -21,7 +21,7 @@ import { realtimeRoutes } from './modules/realtime/realtime.routes.ts';
 import { createSearchService } from './modules/search/search.service.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
 import { embeddersFromConfig } from './modules/search/embedders.ts';
-import { ensureVectorIndex } from './modules/search/search.store.ts';
+import { ensureVectorIndex } from './modules/search/dense.store.ts';
 import { countStaleVectors } from './modules/search/reembed.ts';
 import { createNamespacesService } from './modules/namespaces/namespaces.service.ts';
 import { namespacesRoutes } from './modules/namespaces/namespaces.routes.ts';

@@ -1,7 +1,7 @@
 import type { Db } from '../../platform/db/index.ts';
 import { toVector } from '../../platform/db/index.ts';
 import type { Embedders } from '../memories/indexing.ts';
-import type { VectorSlot } from './search.store.ts';
+import type { VectorSlot } from './dense.store.ts';
 
 /** Chunks whose stored vector is missing or from another model than the configured one. */
 export async function countStaleVectors(db: Db, embedders: Embedders): Promise<Record<VectorSlot, number>> {

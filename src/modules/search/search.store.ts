@@ -1,4 +1,4 @@
-import { toVector, type Db, type Queryable } from '../../platform/db/index.ts';
+import type { Queryable } from '../../platform/db/index.ts';
 import type { Ranked } from './fusion.ts';
 import { safetySql, type SafetyFilter } from '../memories/safety.ts';
 
@@ -43,7 +43,7 @@ export async function sharedWith(
 }
 
 /** WHERE clause over chunks `c`, joined to memories `m` only when a memory-level filter needs it. */
-function scopeWhere(scope: SearchScope, params: unknown[]): { join: string; where: string } {
+export function scopeWhere(scope: SearchScope, params: unknown[]): { join: string; where: string } {
   params.push(scope.organizationId);
   const where = [`c.organization_id = $${params.length}`];
   if (scope.namespaceId) {
@@ -136,50 +136,6 @@ export async function bm25(db: Queryable, scope: SearchScope, terms: string[], l
   return { scores, docs: rows[0]?.n ?? null };
 }
 
-/** Which vector column of memory_chunks a signal lives in. */
-export type VectorSlot = 'embedding' | 'embedding2';
-
-/**
- * Nearest chunks by cosine similarity through the partial HNSW index of this model
- * (the expression and predicate match `ensureVectorIndex`), best chunk per memory.
- */
-export async function nearest(
-  db: Queryable,
-  scope: SearchScope,
-  slot: VectorSlot,
-  model: string,
-  vector: number[],
-  limit: number,
-): Promise<Ranked> {
-  const dims = vector.length;
-  const params: unknown[] = [toVector(vector), model, limit];
-  const { join, where } = scopeWhere(scope, params);
-  // The distance once per chunk: named in a subquery, not written again in the select list
-  // (which would compute it a second time for every chunk the scan sorts).
-  const rows = await db.query<{ memory_id: string; sim: number }>(
-    `SELECT memory_id, 1 - d AS sim FROM (
-       SELECT c.memory_id, (c.${slot}::vector(${dims})) <=> $1::vector(${dims}) AS d
-       FROM memory_chunks c ${join}
-       WHERE ${where} AND c.${slot}_model = $2
-       ORDER BY d LIMIT $3) x
-     ORDER BY d`,
-    params,
-  );
-  const out: Ranked = new Map();
-  for (const r of rows) if (!out.has(r.memory_id)) out.set(r.memory_id, r.sim);
-  return out;
-}
-
-/** Partial HNSW index for one model's vectors, created at start-up for its dimensions. */
-export async function ensureVectorIndex(db: Db, slot: VectorSlot, model: string, dims: number): Promise<void> {
-  const name = `memory_chunks_${slot}_${model.replace(/[^a-z0-9]+/gi, '_').toLowerCase()}_${dims}`.slice(0, 63);
-  const literal = model.replace(/'/g, "''");
-  await db.exec(
-    `CREATE INDEX IF NOT EXISTS ${name} ON memory_chunks USING hnsw ((${slot}::vector(${dims})) vector_cosine_ops)
-     WHERE ${slot}_model = '${literal}'`,
-  );
-}
-
 export async function logQuery(
   db: Queryable,
   row: { id: string; organizationId: string; namespaceId: string | null; userId: string | null; apiKeyId: string | null; query: string; params: unknown; resultCount: number; latencyMs: number },
@@ -191,15 +147,24 @@ export async function logQuery(
   );
 }
 
+/** A memory's previous and next memory in its session. */
+export interface Neighbours {
+  id: string;
+  prev_id: string | null;
+  next_id: string | null;
+}
+
 /**
- * The previous and next memory of the same session (same user, same
- * `metadata.sessionId`, ordered by `occurred_at`) for each candidate, within the scope's
- * organization and namespace. Candidates without a session have no neighbours.
+ * SQL of the session neighbours of the memories `ids` (an SQL expression of a set of ids):
+ * the previous and next memory of the same user and `metadata.sessionId`, ordered by
+ * `occurred_at`, within the scope's organization and namespace, one row per memory that has
+ * a session. Only around the reader's own memories: a memory shared with them does not share
+ * its session.
  */
-export async function sessionNeighbours(db: Queryable, scope: SearchScope, ids: string[]): Promise<{ id: string; prev_id: string | null; next_id: string | null }[]> {
-  // Only around the reader's own memories: a memory shared with them does not share its session.
-  if (!ids.length || !scope.userId) return [];
-  const params: unknown[] = [ids, scope.organizationId, scope.userId];
+export function neighboursSql(scope: SearchScope & { userId: string }, ids: string, params: unknown[]): string {
+  params.push(scope.organizationId, scope.userId);
+  const org = `$${params.length - 1}`;
+  const user = `$${params.length}`;
   let ns = '';
   if (scope.namespaceId) {
     params.push(scope.namespaceId);
@@ -212,10 +177,14 @@ export async function sessionNeighbours(db: Queryable, scope: SearchScope, ids: 
         AND m.metadata->>'sessionId' = c.metadata->>'sessionId'
         AND (m.occurred_at, m.id) ${cmp} (c.occurred_at, c.id)
       ORDER BY m.occurred_at ${dir}, m.id ${dir} LIMIT 1) ${cmp === '<' ? 'p' : 'n'} ON true`;
-  return db.query(
-    `SELECT c.id, p.id AS prev_id, n.id AS next_id FROM memories c
+  return `SELECT c.id, p.id AS prev_id, n.id AS next_id FROM memories c
      ${side('<', 'DESC')} ${side('>', 'ASC')}
-     WHERE c.id = ANY($1::text[]) AND c.organization_id = $2 AND c.user_id = $3 AND c.metadata ? 'sessionId' AND c.occurred_at IS NOT NULL`,
-    params,
-  );
+     WHERE c.id IN ${ids} AND c.organization_id = ${org} AND c.user_id = ${user} AND c.metadata ? 'sessionId' AND c.occurred_at IS NOT NULL`;
+}
+
+/** The session neighbours (see neighboursSql) of each of `ids`. */
+export async function sessionNeighbours(db: Queryable, scope: SearchScope, ids: string[]): Promise<Neighbours[]> {
+  if (!ids.length || !scope.userId) return [];
+  const params: unknown[] = [ids];
+  return db.query<Neighbours>(neighboursSql({ ...scope, userId: scope.userId }, '(SELECT unnest($1::text[]))', params), params);
 }
