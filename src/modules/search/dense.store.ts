@@ -25,8 +25,9 @@ function bestPerMemory(rows: { memory_id: string; sim: number }[]): Ranked {
 }
 
 /**
- * Nearest chunks by cosine similarity through the partial HNSW index of this model
- * (the expression and predicate match `ensureVectorIndex`), best chunk per memory.
+ * Nearest chunks by cosine similarity, best chunk per memory: through the partial HNSW index
+ * of this model for a large scope, or exactly through a user's entries in the scan index
+ * (the expressions and predicates match `ensureVectorIndex`; the planner picks).
  */
 export async function nearest(
   db: Queryable,
