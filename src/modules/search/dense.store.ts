@@ -1,6 +1,6 @@
 import { toVector, type Db, type Queryable } from '../../platform/db/index.ts';
 import type { Ranked } from './fusion.ts';
-import { neighboursSql, scopeWhere, type Neighbours, type SearchScope } from './search.store.ts';
+import { scopeWhere, type SearchScope } from './search.store.ts';
 
 /** Which vector column of memory_chunks a signal lives in. */
 export type VectorSlot = 'embedding' | 'embedding2';
@@ -43,37 +43,6 @@ export async function nearest(
     params,
   );
   return bestPerMemory(rows);
-}
-
-/**
- * {@link nearest}, and in the same statement the session neighbours (see sessionNeighbours)
- * of its hits and of `others` (the other signals' candidates): a search learns every
- * candidate's neighbours without a round trip of its own after the query embedding.
- * `asked` lists every memory whose neighbours were looked up (those without a session have none).
- */
-export async function nearestWithNeighbours(
-  db: Queryable,
-  scope: SearchScope & { userId: string },
-  model: string,
-  vector: number[],
-  limit: number,
-  others: string[],
-): Promise<{ scores: Ranked; neighbours: Neighbours[]; asked: Set<string> }> {
-  const params: unknown[] = [toVector(vector), model, limit];
-  const hits = nearestSql(scope, 'embedding', vector.length, params);
-  params.push(others);
-  const ids = `(SELECT memory_id FROM hits UNION SELECT unnest($${params.length}::text[]))`;
-  const rows = await db.query<{ memory_id: string; sim: number | null; prev_id: string | null; next_id: string | null }>(
-    `WITH hits AS (${hits})
-     SELECT memory_id, 1 - d AS sim, NULL AS prev_id, NULL AS next_id, d FROM hits
-     UNION ALL
-     SELECT id, NULL, prev_id, next_id, NULL FROM (${neighboursSql(scope, ids, params)}) nb
-     ORDER BY d NULLS LAST`,
-    params,
-  );
-  const scores = bestPerMemory(rows.filter((r) => r.sim !== null) as { memory_id: string; sim: number }[]);
-  const neighbours = rows.filter((r) => r.sim === null).map((r) => ({ id: r.memory_id, prev_id: r.prev_id, next_id: r.next_id }));
-  return { scores, neighbours, asked: new Set([...scores.keys(), ...others]) };
 }
 
 /**

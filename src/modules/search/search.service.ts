@@ -10,10 +10,10 @@ import { toMemoryObject, type MemoryObject } from '../memories/memory-object.ts'
 import { getMemories } from '../memories/memories.store.ts';
 import { findUserByExternalId, getUser } from '../users/users.store.ts';
 import { queryTerms } from './analyzer.ts';
-import { fuse, type FusionWeights, type Ranked } from './fusion.ts';
+import { fuse, type FusionWeights } from './fusion.ts';
 import type { SearchBody } from './search.schemas.ts';
-import { bm25, logQuery, sessionNeighbours, sharedWith, type Bm25Params, type Neighbours, type SearchScope } from './search.store.ts';
-import { nearest, nearestWithNeighbours } from './dense.store.ts';
+import { bm25, hasSessions, logQuery, sessionNeighbours, sharedWith, type Bm25Params, type SearchScope } from './search.store.ts';
+import { nearest } from './dense.store.ts';
 import { withNeighbourContext } from './context.ts';
 import { graphContribution, resultNodes } from './graph-signal.ts';
 import type { Extractor } from '../../platform/models/extractor.ts';
@@ -142,9 +142,11 @@ export function createSearchService(deps: SearchDeps) {
       if (scope) {
         const n = Math.max(deps.candidates, limit);
         const none = Promise.resolve(new Map<string, number>());
-        // Session neighbours are not re-checked against memory-level filters, so expand only without them.
-        const neighbourScope = deps.neighbourWeight > 0 && !scope.metadata && !scope.requireReaders?.length && !scope.safety && scope.userId
-          ? { ...scope, userId: scope.userId } : null;
+        // Session neighbours are not re-checked against memory-level filters, so expand only without
+        // them. Whether the user has sessions at all is asked now, beside the other signals, so a
+        // user without any skips the neighbour lookup (a round trip after the embedding).
+        const expand = deps.neighbourWeight > 0 && !scope.metadata && !scope.requireReaders?.length && !scope.safety && scope.userId
+          ? settled(hasSessions(db, scope.organizationId, scope.userId)) : null;
         // While the query embedding runs (its own thread, ~10 ms), the lexical and secondary
         // signals run one after the other on one connection: side by side they would take the
         // core the embedding needs (2 cores here: the embedding slowed from ~10 to ~13 ms).
@@ -155,19 +157,10 @@ export function createSearchService(deps: SearchDeps) {
             : new Map<string, number>();
           return { lexical, dense2 };
         })();
-        // The vector scan also looks up the session neighbours of every candidate (the other
-        // signals' are known by then: they finish within the embedding's time), so the
-        // neighbour expansion below needs no round trip of its own after the embedding.
-        const vectorSignal = async ([v]: number[][]): Promise<{ scores: Ranked; neighbours: Neighbours[]; asked: Set<string> }> => {
-          if (!neighbourScope) return { scores: await nearest(db, scope, 'embedding', primary.id, v, n), neighbours: [], asked: new Set() };
-          const { lexical, dense2 } = await others;
-          return nearestWithNeighbours(db, neighbourScope, primary.id, v, n, [...new Set([...lexical.keys(), ...dense2.keys()])]);
-        };
-        const [{ lexical, dense2 }, vectorHits] = await Promise.all([
+        const [{ lexical, dense2 }, dense] = await Promise.all([
           others,
-          vector ? vector().then(vectorSignal) : none.then((scores) => ({ scores, neighbours: [] as Neighbours[], asked: new Set<string>() })),
+          vector ? vector().then(([v]) => nearest(db, scope, 'embedding', primary.id, v, n)) : none,
         ]);
-        const dense = vectorHits.scores;
         // After the others, not beside them: PGlite runs one statement at a time anyway, and the
         // graph signal is the optional, slower one.
         const graph = await graphContribution(db, deps.extractor, scope, body, n, deps.weights.graph ?? 0);
@@ -179,13 +172,9 @@ export function createSearchService(deps: SearchDeps) {
           { scores: graph.scores, weight: graph.weight, norm: 'max' },
         ]);
         let scores = new Map(fused.map((f) => [f.id, f.score]));
-        if (neighbourScope) {
-          // The best candidates lend to their neighbours; those found only by the graph signal
-          // (or with the vector signal off) are looked up now.
-          const anchors = new Set(fused.slice(0, Math.max(limit, 50)).map((f) => f.id));
-          const missing = [...anchors].filter((id) => !vectorHits.asked.has(id));
-          const found = [...vectorHits.neighbours, ...(missing.length ? await sessionNeighbours(db, scope, missing) : [])];
-          scores = withNeighbourContext(scores, found.filter((x) => anchors.has(x.id)), deps.neighbourWeight);
+        if (expand && (await expand())) {
+          const anchors = fused.slice(0, Math.max(limit, 50)).map((f) => f.id);
+          scores = withNeighbourContext(scores, await sessionNeighbours(db, scope, anchors), deps.neighbourWeight);
         }
         const topIds = [...scores.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, limit).map(([id]) => id);
         // The nodes of the results beside their rows (one round trip less on PostgreSQL): every

@@ -155,16 +155,28 @@ export interface Neighbours {
 }
 
 /**
- * SQL of the session neighbours of the memories `ids` (an SQL expression of a set of ids):
- * the previous and next memory of the same user and `metadata.sessionId`, ordered by
- * `occurred_at`, within the scope's organization and namespace, one row per memory that has
- * a session. Only around the reader's own memories: a memory shared with them does not share
- * its session.
+ * Whether the user has any memory in a session (in any namespace: a hint that errs towards
+ * looking). One probe of the partial session index; a search that knows the answer is no
+ * skips the neighbour lookup after its fusion.
  */
-export function neighboursSql(scope: SearchScope & { userId: string }, ids: string, params: unknown[]): string {
-  params.push(scope.organizationId, scope.userId);
-  const org = `$${params.length - 1}`;
-  const user = `$${params.length}`;
+export async function hasSessions(db: Queryable, organizationId: string, userId: string): Promise<boolean> {
+  const rows = await db.query<{ yes: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM memories m WHERE m.organization_id = $1 AND m.user_id = $2
+       AND m.metadata ? 'sessionId' AND m.occurred_at IS NOT NULL) AS yes`,
+    [organizationId, userId],
+  );
+  return rows[0].yes;
+}
+
+/**
+ * The previous and next memory of the same session (same user, same
+ * `metadata.sessionId`, ordered by `occurred_at`) for each candidate, within the scope's
+ * organization and namespace. Candidates without a session have no neighbours.
+ */
+export async function sessionNeighbours(db: Queryable, scope: SearchScope, ids: string[]): Promise<Neighbours[]> {
+  // Only around the reader's own memories: a memory shared with them does not share its session.
+  if (!ids.length || !scope.userId) return [];
+  const params: unknown[] = [ids, scope.organizationId, scope.userId];
   let ns = '';
   if (scope.namespaceId) {
     params.push(scope.namespaceId);
@@ -177,14 +189,10 @@ export function neighboursSql(scope: SearchScope & { userId: string }, ids: stri
         AND m.metadata->>'sessionId' = c.metadata->>'sessionId'
         AND (m.occurred_at, m.id) ${cmp} (c.occurred_at, c.id)
       ORDER BY m.occurred_at ${dir}, m.id ${dir} LIMIT 1) ${cmp === '<' ? 'p' : 'n'} ON true`;
-  return `SELECT c.id, p.id AS prev_id, n.id AS next_id FROM memories c
+  return db.query(
+    `SELECT c.id, p.id AS prev_id, n.id AS next_id FROM memories c
      ${side('<', 'DESC')} ${side('>', 'ASC')}
-     WHERE c.id IN ${ids} AND c.organization_id = ${org} AND c.user_id = ${user} AND c.metadata ? 'sessionId' AND c.occurred_at IS NOT NULL`;
-}
-
-/** The session neighbours (see neighboursSql) of each of `ids`. */
-export async function sessionNeighbours(db: Queryable, scope: SearchScope, ids: string[]): Promise<Neighbours[]> {
-  if (!ids.length || !scope.userId) return [];
-  const params: unknown[] = [ids];
-  return db.query<Neighbours>(neighboursSql({ ...scope, userId: scope.userId }, '(SELECT unnest($1::text[]))', params), params);
+     WHERE c.id = ANY($1::text[]) AND c.organization_id = $2 AND c.user_id = $3 AND c.metadata ? 'sessionId' AND c.occurred_at IS NOT NULL`,
+    params,
+  );
 }
