@@ -4,19 +4,21 @@ import type { Logger } from './platform/log.ts';
 import { pruneEvents } from './platform/events/index.ts';
 import { pruneCompletedJobs } from './platform/jobs/index.ts';
 import { pruneDeliveries } from './modules/webhooks/webhooks.store.ts';
-import { vacuumEmbedded } from './platform/db/vacuum.ts';
+import { autovacuumEmbedded } from './platform/db/vacuum.ts';
 
 const HOUR = 3_600_000;
+/** How often PGlite's tables are checked against autovacuum's thresholds (PostgreSQL: every minute). */
+const AUTOVACUUM_MS = 10_000;
 
 /**
  * Retention, run by every worker process once an hour (the deletes are idempotent, so several
  * workers doing it is harmless): completed jobs, memory lifecycle events and finished webhook
  * deliveries past their retention. Without it those tables grow with every memory forever.
- * On PGlite each hourly run (not the one at start-up) then vacuums and analyses, as autovacuum
- * would on PostgreSQL.
+ * On PGlite, every `autovacuumMs` (not at start-up), the tables that changed enough since
+ * their last vacuum or analyse get one, as autovacuum would do on PostgreSQL.
  */
-export function startMaintenance(db: Db, config: Config, log: Logger, everyMs = HOUR): () => void {
-  const run = async (atStart: boolean) => {
+export function startMaintenance(db: Db, config: Config, log: Logger, everyMs = HOUR, autovacuumMs = AUTOVACUUM_MS): () => void {
+  const run = async () => {
     try {
       const jobs = await pruneCompletedJobs(db, config.JOBS_RETENTION_DAYS);
       const events = await pruneEvents(db, config.EVENTS_RETENTION_DAYS);
@@ -25,17 +27,24 @@ export function startMaintenance(db: Db, config: Config, log: Logger, everyMs = 
     } catch (err) {
       log.warn({ err }, 'retention: pruning failed; next try in an hour');
     }
-    // Not at start-up: PGlite runs one statement at a time, and the first requests should not
-    // wait behind a VACUUM of the whole store.
-    if (atStart) return;
+  };
+  // Not at start-up: PGlite runs one statement at a time, and the first requests should not
+  // wait behind a VACUUM of a store that was never vacuumed.
+  let vacuuming = false;
+  const autovacuum = async () => {
+    if (vacuuming) return;
+    vacuuming = true;
     try {
-      await vacuumEmbedded(db);
+      const done = await autovacuumEmbedded(db);
+      if (done.vacuumed.length || done.analysed.length) log.debug(done, 'maintenance: autovacuum');
     } catch (err) {
-      log.warn({ err }, 'maintenance: VACUUM (ANALYZE) failed; next try in an hour');
+      log.warn({ err }, 'maintenance: autovacuum failed; next try at the next check');
+    } finally {
+      vacuuming = false;
     }
   };
-  const timer = setInterval(() => void run(false), everyMs);
-  timer.unref();
-  void run(true);
-  return () => clearInterval(timer);
+  const timers = [setInterval(() => void run(), everyMs), ...(db.kind === 'pglite' ? [setInterval(() => void autovacuum(), autovacuumMs)] : [])];
+  for (const t of timers) t.unref();
+  void run();
+  return () => timers.forEach(clearInterval);
 }
