@@ -36,19 +36,19 @@ for (const store of testStores) {
       assert.equal(allergy[0], 'Priya is allergic to peanuts.');
     });
 
-    it('BM25 scores the same whether it reads the scope first or lets the planner choose', async () => {
+    it('BM25 scores the same whether it reads the scope first or lets the planner choose (by the scope size limit)', async () => {
       const [{ id: userId }] = await t.db.query("SELECT id FROM users WHERE organization_id = $1 AND external_id = 'many'", [t.orgId]);
       const scope = { organizationId: t.orgId, namespaceId: null, userId, sharedIds: [], metadata: null };
       const terms = queryTerms('climbing routes grades entry');
-      const planner = await bm25(t.db, scope, terms, 50, { k1: 0.9, b: 0.4 }, false);
-      const scopeFirst = await bm25(t.db, scope, terms, 50, { k1: 0.9, b: 0.4 }, true);
+      const planner = await bm25(t.db, scope, terms, 50, { k1: 0.9, b: 0.4 }, 0); // 30 chunks > 0: the planner's plan
+      const scopeFirst = await bm25(t.db, scope, terms, 50, { k1: 0.9, b: 0.4 }); // 30 ≤ 20,000: the scope first
       assert.equal(planner.docs, 30);
       assert.equal(planner.scores.size, 30);
       // Same memories, same scores (up to the order a sum was added in).
       assert.deepEqual([...scopeFirst.scores.keys()].sort(), [...planner.scores.keys()].sort());
       for (const [id, score] of planner.scores) assert.ok(Math.abs(scopeFirst.scores.get(id)! - score) < 1e-9, id);
       assert.equal(scopeFirst.docs, 30);
-      const none = await bm25(t.db, scope, queryTerms('peanuts'), 50, { k1: 0.9, b: 0.4 }, true);
+      const none = await bm25(t.db, scope, queryTerms('peanuts'), 50, { k1: 0.9, b: 0.4 });
       assert.deepEqual([none.scores.size, none.docs], [0, 30], 'no hit still counts the scope');
     });
 

@@ -65,27 +65,11 @@ function settled<T>(p: Promise<T>): () => Promise<T> {
   return () => p;
 }
 
-/** Up to this many chunks in scope, BM25 reads the scope's rows before matching terms. */
-const SCOPE_FIRST_MAX_DOCS = 20_000;
-
 /** Hybrid search: BM25 + dense signals fused by normalised score, all filters in SQL. */
 export function createSearchService(deps: SearchDeps) {
   const { db } = deps;
-  /**
-   * Chunks per scope as BM25 last counted them, so the next search of that scope can pick
-   * its plan (see bm25's scopeFirst); bounded, oldest dropped first.
-   */
-  const scopeDocs = new Map<string, number>();
   async function lexicalSignal(scope: SearchScope, query: string, n: number) {
-    const key = JSON.stringify([scope.organizationId, scope.namespaceId, scope.userId, scope.sharedIds?.length ?? 0]);
-    const known = scopeDocs.get(key);
-    const { scores, docs } = await bm25(db, scope, queryTerms(query), n, deps.bm25, known !== undefined && known <= SCOPE_FIRST_MAX_DOCS);
-    if (docs !== null) {
-      scopeDocs.delete(key);
-      scopeDocs.set(key, docs);
-      if (scopeDocs.size > 10_000) scopeDocs.delete(scopeDocs.keys().next().value!);
-    }
-    return scores;
+    return (await bm25(db, scope, queryTerms(query), n, deps.bm25)).scores;
   }
   /** Query-log writes still in flight (awaited by close, before the store closes). */
   const logging = new Set<Promise<unknown>>();
