@@ -74,31 +74,28 @@ export async function nodesOfType(db: Queryable, organizationId: string, namespa
 
 /** Make `nodeIds` exactly the nodes linked to the memory (unlinked orphans are pruned by trigger). */
 export async function setMemoryNodes(tx: Queryable, organizationId: string, memoryId: string, nodeIds: string[]): Promise<void> {
-  if (nodeIds.length) {
-    await tx.query(
-      `INSERT INTO memory_nodes (memory_id, node_id, organization_id) SELECT $1, unnest($2::text[]), $3 ON CONFLICT DO NOTHING`,
-      [memoryId, nodeIds, organizationId],
-    );
-  }
+  // One statement: the insert and the delete touch disjoint rows (the new set, the rest).
   // A memory's own Memory node stays linked: other memories' relationships point at it.
   await tx.query(
-    `DELETE FROM memory_nodes WHERE memory_id = $1 AND NOT (node_id = ANY($2::text[]))
+    `WITH linked AS (
+       INSERT INTO memory_nodes (memory_id, node_id, organization_id) SELECT $1, unnest($2::text[]), $3 ON CONFLICT DO NOTHING
+     )
+     DELETE FROM memory_nodes WHERE memory_id = $1 AND NOT (node_id = ANY($2::text[]))
        AND node_id NOT IN (SELECT id FROM graph_nodes WHERE organization_id = $3 AND type = 'Memory' AND name = $1)`,
     [memoryId, nodeIds, organizationId],
   );
 }
 
-/** Replace the relationships this memory produced. */
+/** Replace the relationships this memory produced (one statement: the new ones have new ids). */
 export async function setMemoryEdges(
   tx: Queryable,
   organizationId: string,
   memoryId: string,
   edges: { id: string; source: string; target: string; type: string; properties: Record<string, unknown> }[],
 ): Promise<void> {
-  await tx.query('DELETE FROM graph_edges WHERE memory_id = $1', [memoryId]);
-  if (!edges.length) return;
   await tx.query(
-    `INSERT INTO graph_edges (id, organization_id, source_id, target_id, type, properties, memory_id)
+    `WITH replaced AS (DELETE FROM graph_edges WHERE memory_id = $2)
+     INSERT INTO graph_edges (id, organization_id, source_id, target_id, type, properties, memory_id)
      SELECT e.id, $1, e.source, e.target, e.type, e.props::jsonb, $2
      FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS e(id, source, target, type, props)
      ON CONFLICT DO NOTHING`,
