@@ -5,25 +5,6 @@ import { scopeWhere, type SearchScope } from './search.store.ts';
 /** Which vector column of memory_chunks a signal lives in. */
 export type VectorSlot = 'embedding' | 'embedding2';
 
-/** The vector scan of {@link nearest}: the `limit` nearest chunks of the scope, as `memory_id, d`. */
-function nearestSql(scope: SearchScope, slot: VectorSlot, dims: number, params: unknown[]): string {
-  // $1 vector, $2 model, $3 limit.
-  const { join, where } = scopeWhere(scope, params);
-  // The distance once per chunk: named in a subquery, not written again in the select list
-  // (which would compute it a second time for every chunk the scan sorts).
-  return `SELECT c.memory_id, (c.${slot}::vector(${dims})) <=> $1::vector(${dims}) AS d
-       FROM memory_chunks c ${join}
-       WHERE ${where} AND c.${slot}_model = $2
-       ORDER BY d LIMIT $3`;
-}
-
-/** Best chunk per memory, from rows in ascending distance. */
-function bestPerMemory(rows: { memory_id: string; sim: number }[]): Ranked {
-  const out: Ranked = new Map();
-  for (const r of rows) if (!out.has(r.memory_id)) out.set(r.memory_id, r.sim);
-  return out;
-}
-
 /**
  * Nearest chunks by cosine similarity, best chunk per memory: through the partial HNSW index
  * of this model for a large scope, or exactly through a user's entries in the scan index
@@ -37,12 +18,23 @@ export async function nearest(
   vector: number[],
   limit: number,
 ): Promise<Ranked> {
+  const dims = vector.length;
   const params: unknown[] = [toVector(vector), model, limit];
+  const { join, where } = scopeWhere(scope, params);
+  // The distance once per chunk: named in a subquery, not written again in the select list
+  // (which would compute it a second time for every chunk the scan sorts).
   const rows = await db.query<{ memory_id: string; sim: number }>(
-    `SELECT memory_id, 1 - d AS sim FROM (${nearestSql(scope, slot, vector.length, params)}) x ORDER BY d`,
+    `SELECT memory_id, 1 - d AS sim FROM (
+       SELECT c.memory_id, (c.${slot}::vector(${dims})) <=> $1::vector(${dims}) AS d
+       FROM memory_chunks c ${join}
+       WHERE ${where} AND c.${slot}_model = $2
+       ORDER BY d LIMIT $3) x
+     ORDER BY d`,
     params,
   );
-  return bestPerMemory(rows);
+  const out: Ranked = new Map();
+  for (const r of rows) if (!out.has(r.memory_id)) out.set(r.memory_id, r.sim);
+  return out;
 }
 
 /**

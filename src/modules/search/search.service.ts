@@ -68,9 +68,6 @@ function settled<T>(p: Promise<T>): () => Promise<T> {
 /** Hybrid search: BM25 + dense signals fused by normalised score, all filters in SQL. */
 export function createSearchService(deps: SearchDeps) {
   const { db } = deps;
-  async function lexicalSignal(scope: SearchScope, query: string, n: number) {
-    return (await bm25(db, scope, queryTerms(query), n, deps.bm25)).scores;
-  }
   /** Query-log writes still in flight (awaited by close, before the store closes). */
   const logging = new Set<Promise<unknown>>();
 
@@ -135,7 +132,7 @@ export function createSearchService(deps: SearchDeps) {
         // signals run one after the other on one connection: side by side they would take the
         // core the embedding needs (2 cores here: the embedding slowed from ~10 to ~13 ms).
         const others = (async () => {
-          const lexical = deps.weights.bm25 > 0 ? await lexicalSignal(scope, body.query, n) : new Map<string, number>();
+          const lexical = deps.weights.bm25 > 0 ? await bm25(db, scope, queryTerms(body.query), n, deps.bm25) : new Map<string, number>();
           const dense2 = secondary && deps.weights.dense2 > 0
             ? await nearest(db, scope, 'embedding2', secondary.id, (await secondary.embed([body.query]))[0], n)
             : new Map<string, number>();

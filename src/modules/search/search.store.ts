@@ -93,8 +93,7 @@ export const SCOPE_FIRST_MAX_DOCS = 20_000;
 /**
  * Okapi BM25 over our analysed terms, with document statistics (N, average length) and
  * term statistics (document frequency) taken within the searched scope, computed in one
- * statement. Chunk scores are aggregated to memories by their best chunk. Also returns N,
- * the scope's chunk count.
+ * statement. Chunk scores are aggregated to memories by their best chunk.
  *
  * A scope of at most `scopeFirstMax` chunks is read first and its chunks' terms matched one
  * by one, instead of leaving the planner to intersect the terms index with the scope: for a
@@ -103,8 +102,8 @@ export const SCOPE_FIRST_MAX_DOCS = 20_000;
  * scope's rows. For a scope holding much of the store the index wins. Both plans are in the
  * statement; the scope's N, counted first, lets exactly one of them run (a one-time filter).
  */
-export async function bm25(db: Queryable, scope: SearchScope, terms: string[], limit: number, p: Bm25Params, scopeFirstMax = SCOPE_FIRST_MAX_DOCS): Promise<{ scores: Ranked; docs: number | null }> {
-  if (!terms.length) return { scores: new Map(), docs: null };
+export async function bm25(db: Queryable, scope: SearchScope, terms: string[], limit: number, p: Bm25Params, scopeFirstMax = SCOPE_FIRST_MAX_DOCS): Promise<Ranked> {
+  if (!terms.length) return new Map();
   const params: unknown[] = [terms, terms.map((t) => `'${t}'`).join(' | '), p.k1, p.b, limit];
   const { join, where } = scopeWhere(scope, params);
   params.push(scopeFirstMax);
@@ -118,7 +117,7 @@ export async function bm25(db: Queryable, scope: SearchScope, terms: string[], l
      SELECT c.id, c.memory_id, c.doc_len, t.lexeme, coalesce(array_length(t.positions, 1), 1) AS tf
        FROM memory_chunks c ${join}, unnest(c.terms) AS t
        WHERE NOT ${small} AND ${where} AND c.terms @@ to_tsquery('simple', $2) AND t.lexeme = ANY($1::text[])`;
-  const rows = await db.query<{ memory_id: string | null; score: number | null; n: number }>(
+  const rows = await db.query<{ memory_id: string; score: number }>(
     `WITH stats AS (
        SELECT count(*)::float8 AS n, greatest(avg(c.doc_len), 1)::float8 AS avgdl FROM memory_chunks c ${join} WHERE ${where}
      ), hits AS (${hits}
@@ -130,16 +129,11 @@ export async function bm25(db: Queryable, scope: SearchScope, terms: string[], l
                   / (h.tf + $3::float8 * (1 - $4::float8 + $4::float8 * h.doc_len / s.avgdl))) AS score
        FROM hits h JOIN df USING (lexeme) CROSS JOIN stats s
        GROUP BY h.id, h.memory_id
-     ), best AS (
-       SELECT memory_id, max(score)::float8 AS score FROM chunk_scores GROUP BY memory_id ORDER BY score DESC LIMIT $5::int
      )
-     -- One row even without hits, to carry N.
-     SELECT b.memory_id, b.score, s.n::int AS n FROM stats s LEFT JOIN best b ON true`,
+     SELECT memory_id, max(score)::float8 AS score FROM chunk_scores GROUP BY memory_id ORDER BY score DESC LIMIT $5::int`,
     params,
   );
-  const scores: Ranked = new Map();
-  for (const r of rows) if (r.memory_id !== null) scores.set(r.memory_id, r.score!);
-  return { scores, docs: rows[0]?.n ?? null };
+  return new Map(rows.map((r) => [r.memory_id, r.score]));
 }
 
 export async function logQuery(
