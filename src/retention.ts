@@ -4,18 +4,19 @@ import type { Logger } from './platform/log.ts';
 import { pruneEvents } from './platform/events/index.ts';
 import { pruneCompletedJobs } from './platform/jobs/index.ts';
 import { pruneDeliveries } from './modules/webhooks/webhooks.store.ts';
-import { autovacuumEmbedded } from './platform/db/vacuum.ts';
+import { autovacuumPass, needsOwnAutovacuum } from './platform/db/vacuum.ts';
 
 const HOUR = 3_600_000;
-/** How often PGlite's tables are checked against autovacuum's thresholds (PostgreSQL: every minute). */
+/** How often tables are checked against autovacuum's thresholds where we do its work (its own naptime: a minute). */
 const AUTOVACUUM_MS = 10_000;
 
 /**
  * Retention, run by every worker process once an hour (the deletes are idempotent, so several
  * workers doing it is harmless): completed jobs, memory lifecycle events and finished webhook
  * deliveries past their retention. Without it those tables grow with every memory forever.
- * On PGlite, every `autovacuumMs` (not at start-up), the tables that changed enough since
- * their last vacuum or analyse get one, as autovacuum would do on PostgreSQL.
+ * On a store without autovacuum (PGlite, or a server with it switched off), every
+ * `autovacuumMs` (not at start-up), the tables that changed enough since their last vacuum or
+ * analyse get one, as autovacuum would do.
  */
 export function startMaintenance(db: Db, config: Config, log: Logger, everyMs = HOUR, autovacuumMs = AUTOVACUUM_MS): () => void {
   const run = async () => {
@@ -29,13 +30,20 @@ export function startMaintenance(db: Db, config: Config, log: Logger, everyMs = 
     }
   };
   // Not at start-up: PGlite runs one statement at a time, and the first requests should not
-  // wait behind a VACUUM of a store that was never vacuumed.
+  // wait behind a VACUUM of a store that was never vacuumed. Whether to is asked once: the
+  // server's setting changes only with its configuration.
   let vacuuming = false;
+  let own: boolean | undefined;
   const autovacuum = async () => {
     if (vacuuming) return;
     vacuuming = true;
     try {
-      const done = await autovacuumEmbedded(db);
+      if (own === undefined) {
+        own = await needsOwnAutovacuum(db);
+        if (own && db.kind === 'postgres') log.info('maintenance: the server runs without autovacuum; vacuuming and analysing our tables by its thresholds');
+      }
+      if (!own) return;
+      const done = await autovacuumPass(db);
       if (done.vacuumed.length || done.analysed.length) log.debug(done, 'maintenance: autovacuum');
     } catch (err) {
       log.warn({ err }, 'maintenance: autovacuum failed; next try at the next check');
@@ -43,7 +51,7 @@ export function startMaintenance(db: Db, config: Config, log: Logger, everyMs = 
       vacuuming = false;
     }
   };
-  const timers = [setInterval(() => void run(), everyMs), ...(db.kind === 'pglite' ? [setInterval(() => void autovacuum(), autovacuumMs)] : [])];
+  const timers = [setInterval(() => void run(), everyMs), setInterval(() => void autovacuum(), autovacuumMs)];
   for (const t of timers) t.unref();
   void run();
   return () => timers.forEach(clearInterval);
