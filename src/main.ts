@@ -29,19 +29,19 @@ async function start() {
   const models = embeddersFromConfig(config);
   const app = roles.includes('api') ? await buildApp({ config, db, log, models }) : null;
   const worker = roles.includes('worker') ? buildWorker({ config, db, log, models }) : null;
-  if (app) await app.listen({ port: config.PORT, host: config.HOST });
-  await worker?.start();
-  const stopMaintenance = worker ? startMaintenance(db, config, log) : null;
-  log.info(
-    { store: db.kind, roles, startup_ms: Math.round(performance.now() - t0) },
-    'Engram started',
-  );
+  let stopMaintenance: (() => void) | null = null;
 
+  // Signals are handled from before the port opens: /health answers as soon as it does (an
+  // orchestrator may stop us then), and a SIGTERM before the handler existed killed the
+  // process without closing the store. A signal during start-up lets it finish, then stops.
+  let ready!: () => void;
+  const started = new Promise<void>((resolve) => (ready = resolve));
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
+    await started;
     // The worker first: jobs in hand finish (or are handed back) while the store is open.
     stopMaintenance?.();
     await worker?.stop();
@@ -52,6 +52,15 @@ async function start() {
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+
+  if (app) await app.listen({ port: config.PORT, host: config.HOST });
+  await worker?.start();
+  stopMaintenance = worker ? startMaintenance(db, config, log) : null;
+  log.info(
+    { store: db.kind, roles, startup_ms: Math.round(performance.now() - t0) },
+    'Engram started',
+  );
+  ready();
 }
 
 start().catch((err) => {
