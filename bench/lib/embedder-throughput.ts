@@ -1,8 +1,11 @@
 /**
- * Throughput of the bare embedders, the baseline for ingest throughput: how fast could
- * memories go in if storing them cost nothing beyond embedding?
+ * The bare embedders as baselines: their throughput for ingest (how fast could memories go
+ * in if storing them cost nothing beyond embedding?), and the query embedding's latency for
+ * search (the part of a search no store can shorten; it differs between machines far more
+ * than the SQL does).
  */
 import { createLocalEmbedders } from '../../src/platform/models/index.ts';
+import { median } from '../stats.ts';
 
 /**
  * Embed `texts` in batches of `batchSize`, one batch at a time, with the server's default
@@ -10,7 +13,12 @@ import { createLocalEmbedders } from '../../src/platform/models/index.ts';
  * src/modules/memories/indexing.ts does). Model loading and a warm-up call are excluded.
  * Adapt this function if the server's default embedders change.
  */
-export async function embedderThroughput(texts: string[], batchSize: number, cacheDir: string): Promise<{ textsPerSec: number; ids: string[] }> {
+export async function embedderThroughput(
+  texts: string[],
+  batchSize: number,
+  cacheDir: string,
+  queries: string[] = [],
+): Promise<{ textsPerSec: number; ids: string[]; queryP50Ms?: number }> {
   const local = createLocalEmbedders(cacheDir);
   await local.load();
   await Promise.all(local.all.map((e) => e.embed(['warm up'])));
@@ -19,5 +27,14 @@ export async function embedderThroughput(texts: string[], batchSize: number, cac
     const batch = texts.slice(i, i + batchSize);
     await Promise.all(local.all.map((e) => e.embed(batch)));
   }
-  return { textsPerSec: texts.length / ((performance.now() - t0) / 1000), ids: local.all.map((e) => e.id) };
+  const textsPerSec = texts.length / ((performance.now() - t0) / 1000);
+  // One query at a time through the primary embedder, as a search embeds it (the secondary,
+  // GloVe SIF, takes microseconds).
+  const times: number[] = [];
+  for (const q of queries) {
+    const t = performance.now();
+    await local.useLite.embed([q]);
+    times.push(performance.now() - t);
+  }
+  return { textsPerSec, ids: local.all.map((e) => e.id), ...(times.length ? { queryP50Ms: median(times) } : {}) };
 }
