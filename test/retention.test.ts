@@ -90,6 +90,14 @@ for (const store of testStores) {
       assert.ok((await passUntil((d) => d.vacuumed.includes('public.jobs'))).vacuumed.includes('public.jobs'));
       const vacuumed = await t.db.query<{ at: Date | null }>(`SELECT last_vacuum AS at FROM pg_stat_user_tables WHERE relname = 'jobs'`);
       assert.ok(vacuumed[0].at instanceof Date);
+      // A table's own storage parameters win, as for autovacuum: memory_chunks is vacuumed after
+      // 2 % growth (migration 0012); here jobs after 5 inserts.
+      const [chunks] = await t.db.query<{ options: string[] }>(`SELECT reloptions AS options FROM pg_class WHERE relname = 'memory_chunks'`);
+      assert.ok(chunks.options.includes('autovacuum_vacuum_insert_scale_factor=0.02'), JSON.stringify(chunks.options));
+      await t.db.exec('ALTER TABLE jobs SET (autovacuum_vacuum_insert_threshold = 5, autovacuum_vacuum_insert_scale_factor = 0)');
+      await t.db.query(`INSERT INTO jobs (id, kind, payload, status, max_attempts) SELECT 'few-' || g, 't.none', '{}', 'completed', 1 FROM generate_series(1, 10) g`);
+      assert.ok((await passUntil((d) => d.vacuumed.includes('public.jobs'))).vacuumed.includes('public.jobs'), 'vacuumed past its own threshold');
+      await t.db.exec('ALTER TABLE jobs RESET (autovacuum_vacuum_insert_threshold, autovacuum_vacuum_insert_scale_factor)');
       // The maintenance timer runs the same check on its own.
       await post(t, '/v1/memory/batch?skip_background_processing=true', { memories: [...items, ...items].map((m, i) => ({ content: `${m.content} again ${i}` })), external_user_id: 'vac' });
       const stop = startMaintenance(t.db, testConfig(), log, 3_600_000, 50);
