@@ -53,10 +53,11 @@ export async function needsOwnAutovacuum(db: Db): Promise<boolean> {
 
 /**
  * What autovacuum does, for a store without it (see needsOwnAutovacuum; callers ask that
- * first): vacuums or analyses each table that passed autovacuum's thresholds since its last
- * run (the defaults, or the table's own storage parameters). Cheap when nothing did (two catalogue reads). Returns what it did. Several worker
- * processes may run it against one server: their timers are not aligned and a pass resets a
- * table's counters, so a table is seldom done twice.
+ * first): vacuums or analyses each of our tables (those of the current schema) that passed
+ * autovacuum's thresholds since its last run, the defaults or the table's own storage
+ * parameters. Cheap when nothing did (two catalogue reads). Returns what it did. Several
+ * worker processes may run it against one server: their timers are not aligned and a pass
+ * resets a table's counters, so a table is seldom done twice.
  */
 export async function autovacuumPass(db: Db): Promise<{ vacuumed: string[]; analysed: string[] }> {
   const done = { vacuumed: [] as string[], analysed: [] as string[] };
@@ -66,7 +67,8 @@ export async function autovacuumPass(db: Db): Promise<{ vacuumed: string[]; anal
   const tables = await db.query<TableActivity>(
     `SELECT format('%I.%I', s.schemaname, s.relname) AS name, s.n_dead_tup::float8 AS dead, s.n_ins_since_vacuum::float8 AS inserted,
             s.n_mod_since_analyze::float8 AS modified, greatest(c.reltuples, 0)::float8 AS tuples, c.reloptions AS options
-     FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid`,
+     FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
+     WHERE s.schemaname = current_schema()`,
   );
   for (const t of tables) {
     const th = thresholdsOf(t);
