@@ -86,16 +86,22 @@ export async function setMemoryNodes(tx: Queryable, organizationId: string, memo
   );
 }
 
-/** Replace the relationships this memory produced (one statement: the new ones have new ids). */
+/**
+ * Replace the relationships this memory produced. Two statements, not a DELETE in a CTE: the
+ * sub-statements of one statement share a snapshot, so the INSERT's conflict check still saw
+ * an unchanged relationship's old row, skipped the new one, and the DELETE then removed the
+ * old: re-processing a memory lost every relationship it produced again.
+ */
 export async function setMemoryEdges(
   tx: Queryable,
   organizationId: string,
   memoryId: string,
   edges: { id: string; source: string; target: string; type: string; properties: Record<string, unknown> }[],
 ): Promise<void> {
+  await tx.query('DELETE FROM graph_edges WHERE memory_id = $1', [memoryId]);
+  if (!edges.length) return;
   await tx.query(
-    `WITH replaced AS (DELETE FROM graph_edges WHERE memory_id = $2)
-     INSERT INTO graph_edges (id, organization_id, source_id, target_id, type, properties, memory_id)
+    `INSERT INTO graph_edges (id, organization_id, source_id, target_id, type, properties, memory_id)
      SELECT e.id, $1, e.source, e.target, e.type, e.props::jsonb, $2
      FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS e(id, source, target, type, props)
      ON CONFLICT DO NOTHING`,

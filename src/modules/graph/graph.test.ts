@@ -7,6 +7,7 @@ import { buildWorker } from '../../app.ts';
 import { createLogger } from '../../platform/log.ts';
 import type { Worker } from '../../platform/jobs/index.ts';
 import { stillCurrent } from './links.store.ts';
+import { setMemoryEdges } from './graph.store.ts';
 
 const log = createLogger('silent');
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -290,6 +291,17 @@ for (const store of testStores) {
       assert.deepEqual(await t.db.query(`SELECT 1 FROM graph_nodes WHERE canonical_key = 'oskar lind'`), [], 'the old node is pruned');
       const bad = await t.app.inject({ method: 'PUT', url: `/v1/memory/${id}`, headers: { 'x-api-key': t.key }, payload: { link_to: 'Person:name=' } });
       assert.equal(bad.statusCode, 422, bad.body);
+    });
+
+    it('re-writing a memory\'s unchanged relationships keeps them (new ids, same edges)', async () => {
+      const id = await add({ content: 'Ana Silva works at Acme Corp.', external_user_id: 'gina' });
+      const before = await edgesOf(id);
+      assert.ok(before.length > 0, 'the memory produced relationships');
+      const rows = await t.db.query<{ source_id: string; target_id: string; type: string; properties: Record<string, unknown> }>(
+        'SELECT source_id, target_id, type, properties FROM graph_edges WHERE memory_id = $1', [id]);
+      const [{ organization_id: org }] = await t.db.query<{ organization_id: string }>('SELECT organization_id FROM memories WHERE id = $1', [id]);
+      await t.db.transaction((tx) => setMemoryEdges(tx, org, id, rows.map((r, i) => ({ id: `again-${id}-${i}`, source: r.source_id, target: r.target_id, type: r.type, properties: r.properties }))));
+      assert.deepEqual(await edgesOf(id), before);
     });
 
     it('a build that read an older version of the memory is detected (content or policy changed; metadata does not count)', async () => {
