@@ -68,12 +68,19 @@ const rows: string[] = [];
   await coldStart({ DATA_DIR: dir, BOOTSTRAP_API_KEY: key });
   const warm = await coldStart({ DATA_DIR: dir, BOOTSTRAP_API_KEY: key });
   const me = await meLatency({ DATA_DIR: dir, BOOTSTRAP_API_KEY: key }, key);
-  rows.push(`pglite    cold start median ${fmt(median(colds))} (n=${COLD_RUNS}); restart ${fmt(warm)}; /me p50 ${fmt(median(me))} p95 ${fmt(percentile(me, 95))} (n=${me.length})`);
+  rows.push(
+    `pglite    cold start median ${fmt(median(colds))} (n=${COLD_RUNS}); restart ${fmt(warm)}; /me p50 ${fmt(median(me))} p95 ${fmt(percentile(me, 95))} (n=${me.length})`,
+  );
 }
 {
   const colds: number[] = [];
-  for (let i = 0; i < COLD_RUNS; i++) colds.push(await withPgDatabase((url) => coldStart({ DATA_DIR: tmp(), DATABASE_URL: url })));
-  const me = await withPgDatabase((url) => meLatency({ DATA_DIR: tmp(), DATABASE_URL: url, BOOTSTRAP_API_KEY: key }, key));
-  rows.push(`postgres  cold start median ${fmt(median(colds))} (n=${COLD_RUNS}); /me p50 ${fmt(median(me))} p95 ${fmt(percentile(me, 95))} (n=${me.length})`);
+  for (let i = 0; i < COLD_RUNS; i++)
+    colds.push(await withPgDatabase((url) => coldStart({ DATA_DIR: tmp(), DATABASE_URL: url })));
+  const me = await withPgDatabase((url) =>
+    meLatency({ DATA_DIR: tmp(), DATABASE_URL: url, BOOTSTRAP_API_KEY: key }, key),
+  );
+  rows.push(
+    `postgres  cold start median ${fmt(median(colds))} (n=${COLD_RUNS}); /me p50 ${fmt(median(me))} p95 ${fmt(percentile(me, 95))} (n=${me.length})`,
+  );
 }
 console.log(rows.join('\n'));

@@ -12,7 +12,9 @@ const killAfterStored = Number(process.env.KILL_AFTER ?? Math.floor(size / 5));
 const r = await runKillScenario({ size, groupSize, killAfterStored: Math.min(killAfterStored, 200) });
 console.log(JSON.stringify(r, null, 2));
 const ok = r.accepted > 0 && r.notCompleted === 0 && r.completedOnce === r.accepted && r.completedTwice === 0;
-console.log(`kill -9 with a ${size}-memory batch (groups of ${groupSize}): request ${r.outcome}; ${r.accepted} accepted; ` +
-  `${r.completedOnce} completed exactly once, ${r.completedTwice} twice, ${r.notCompleted} not completed; ` +
-  `${r.processingRuns} processing runs; recovered in ${(r.recoveryMs / 1000).toFixed(1)} s → ${ok ? 'PASS' : 'FAIL'}`);
+console.log(
+  `kill -9 with a ${size}-memory batch (groups of ${groupSize}): request ${r.outcome}; ${r.accepted} accepted; ` +
+    `${r.completedOnce} completed exactly once, ${r.completedTwice} twice, ${r.notCompleted} not completed; ` +
+    `${r.processingRuns} processing runs; recovered in ${(r.recoveryMs / 1000).toFixed(1)} s → ${ok ? 'PASS' : 'FAIL'}`,
+);
 process.exit(ok ? 0 : 1);

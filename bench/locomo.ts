@@ -30,7 +30,8 @@ const INGEST_INFLIGHT = 2; // the server embeds one batch at a time; a second ke
 
 function parseExtra(json: string | undefined): Record<string, unknown> {
   const v: unknown = json ? JSON.parse(json) : {};
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error('BENCH_SEARCH_EXTRA must be a JSON object');
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    throw new Error('BENCH_SEARCH_EXTRA must be a JSON object');
   return v as Record<string, unknown>;
 }
 
@@ -53,8 +54,19 @@ const runs = await withFreshServer(PG_BASE, async (server, key) => {
   const ingestMs = performance.now() - t0;
   if (GRAPH) await api.waitProcessed();
   const processMs = performance.now() - t0 - ingestMs;
-  const variants = GRAPH ? [{ ...EXTRA, enable_agentic_graph: false }, { ...EXTRA, enable_agentic_graph: true }] : [EXTRA];
-  const out: { extra: Record<string, unknown>; ingestMs: number; processMs: number; latencies: number[]; scores: Scores }[] = [];
+  const variants = GRAPH
+    ? [
+        { ...EXTRA, enable_agentic_graph: false },
+        { ...EXTRA, enable_agentic_graph: true },
+      ]
+    : [EXTRA];
+  const out: {
+    extra: Record<string, unknown>;
+    ingestMs: number;
+    processMs: number;
+    latencies: number[];
+    scores: Scores;
+  }[] = [];
   for (const extra of variants) {
     const latencies: number[] = [];
     const scores = await mapConcurrent(questions, CONCURRENCY, async (q) => {
@@ -82,12 +94,22 @@ for (const { extra: EXTRA, ingestMs, processMs, latencies, scores } of runs) {
   groups.push({ name: 'overall', rows: scores });
 
   const store = PG_BASE ? 'postgres' : 'pglite';
-  console.log(`LoCoMo evidence recall (%) on ${store}: ${conversations.length} conversations, ${memories.length} turns, ${questions.length} questions; search extra ${JSON.stringify(EXTRA)}`);
+  console.log(
+    `LoCoMo evidence recall (%) on ${store}: ${conversations.length} conversations, ${memories.length} turns, ${questions.length} questions; search extra ${JSON.stringify(EXTRA)}`,
+  );
   console.log(`${'category'.padEnd(16)}${'n'.padStart(6)}${KS.map((k) => `R@${k}`.padStart(6)).join('')}`);
-  for (const g of groups) console.log(`${g.name.padEnd(16)}${String(g.rows.length).padStart(6)}${mean(g.rows).map(pct).join('')}`);
-  console.log(`ingest: ${memories.length} memories in ${(ingestMs / 1000).toFixed(1)} s (${(memories.length / (ingestMs / 1000)).toFixed(1)} memories/s)`);
-  if (GRAPH) console.log(`background processing (graph) finished ${(processMs / 1000).toFixed(1)} s after the last batch was accepted`);
-  console.log(`search: p50 ${fmt(median(latencies))}, p95 ${fmt(percentile(latencies, 95))} (n=${latencies.length}, ${CONCURRENCY} in flight)`);
+  for (const g of groups)
+    console.log(`${g.name.padEnd(16)}${String(g.rows.length).padStart(6)}${mean(g.rows).map(pct).join('')}`);
+  console.log(
+    `ingest: ${memories.length} memories in ${(ingestMs / 1000).toFixed(1)} s (${(memories.length / (ingestMs / 1000)).toFixed(1)} memories/s)`,
+  );
+  if (GRAPH)
+    console.log(
+      `background processing (graph) finished ${(processMs / 1000).toFixed(1)} s after the last batch was accepted`,
+    );
+  console.log(
+    `search: p50 ${fmt(median(latencies))}, p95 ${fmt(percentile(latencies, 95))} (n=${latencies.length}, ${CONCURRENCY} in flight)`,
+  );
   console.log(
     JSON.stringify({
       bench: 'locomo',
@@ -97,7 +119,12 @@ for (const { extra: EXTRA, ingestMs, processMs, latencies, scores } of runs) {
       memories: memories.length,
       questions: questions.length,
       search_extra: EXTRA,
-      recall: Object.fromEntries(groups.map((g) => [g.name, { n: g.rows.length, ...Object.fromEntries(KS.map((k, j) => [`r@${k}`, mean(g.rows)[j]])) }])),
+      recall: Object.fromEntries(
+        groups.map((g) => [
+          g.name,
+          { n: g.rows.length, ...Object.fromEntries(KS.map((k, j) => [`r@${k}`, mean(g.rows)[j]])) },
+        ]),
+      ),
       ingest_ms: Math.round(ingestMs),
       search_p50_ms: median(latencies),
       search_p95_ms: percentile(latencies, 95),

@@ -42,7 +42,10 @@ import { fmt, median, percentile } from './stats.ts';
 
 type Store = 'pglite' | 'postgres';
 
-const SIZES = (process.env.SEARCH_SIZES || '10000,100000').split(',').map(Number).sort((a, b) => a - b);
+const SIZES = (process.env.SEARCH_SIZES || '10000,100000')
+  .split(',')
+  .map(Number)
+  .sort((a, b) => a - b);
 const STORES = (process.env.SEARCH_STORES || 'pglite,postgres').split(',').map((s) => s.trim()) as Store[];
 const QUERIES = Number(process.env.SEARCH_QUERIES || 300);
 const INFLIGHT = Number(process.env.SEARCH_INFLIGHT || 3);
@@ -54,7 +57,9 @@ const WARMUP = 20; // first requests pay for JIT and cold caches
 const MAX_MEMORIES = 20; // the API's default page
 const KEPT_DB = process.env.SEARCH_KEEP_DB || 'engram_bench_search';
 const GRAPH = process.env.SEARCH_GRAPH === '1';
-const VARIANTS: Record<string, unknown>[] = GRAPH ? [{ enable_agentic_graph: false }, { enable_agentic_graph: true }] : [{}];
+const VARIANTS: Record<string, unknown>[] = GRAPH
+  ? [{ enable_agentic_graph: false }, { enable_agentic_graph: true }]
+  : [{}];
 
 for (const s of STORES) if (s !== 'pglite' && s !== 'postgres') throw new Error(`SEARCH_STORES: unknown store ${s}`);
 
@@ -86,7 +91,11 @@ async function openStore(store: Store): Promise<BenchStore> {
     fs.rmSync(dataDir, { recursive: true, force: true });
     if (store === 'postgres') await createDatabase(PG_BASE, dbName);
   }
-  const server = await startBenchServer({ dataDir, key, databaseUrl: store === 'postgres' ? databaseUrl(PG_BASE, dbName) : undefined });
+  const server = await startBenchServer({
+    dataDir,
+    key,
+    databaseUrl: store === 'postgres' ? databaseUrl(PG_BASE, dbName) : undefined,
+  });
   const mark = (state: { ingested: number; pending?: number }) =>
     KEEP_DIR && fs.writeFileSync(markerFile, JSON.stringify({ corpus: CORPUS_ID, users: USERS, key, ...state }));
   const s: BenchStore = {
@@ -102,7 +111,9 @@ async function openStore(store: Store): Promise<BenchStore> {
       if (GRAPH) {
         const t1 = performance.now();
         await s.api.waitProcessed();
-        console.log(`  graph: every memory processed ${((performance.now() - t1) / 1000).toFixed(1)} s after the last batch was accepted`);
+        console.log(
+          `  graph: every memory processed ${((performance.now() - t1) / 1000).toFixed(1)} s after the last batch was accepted`,
+        );
       }
       mark({ ingested: (s.ingested = size) });
       return perSec;
@@ -119,7 +130,11 @@ async function openStore(store: Store): Promise<BenchStore> {
 }
 
 /** Full-request latencies of `queries`, one at a time (so each number is one request's cost, not queueing). */
-async function searchLatencies(api: MemoryApi, queries: { user: string; query: string }[], extra: Record<string, unknown> = {}): Promise<number[]> {
+async function searchLatencies(
+  api: MemoryApi,
+  queries: { user: string; query: string }[],
+  extra: Record<string, unknown> = {},
+): Promise<number[]> {
   const times: number[] = [];
   for (const [i, q] of queries.entries()) {
     const t0 = performance.now();
@@ -131,10 +146,19 @@ async function searchLatencies(api: MemoryApi, queries: { user: string; query: s
 
 const embedderDir = KEEP_DIR ? path.join(KEEP_DIR, 'embedder-models') : tmpDir();
 // The query-embedding baseline takes queries no search below uses (the searches' are distinct anyway).
-const baselineQueries = syntheticQueries(querySets.length + QUERIES, USERS).slice(querySets.length).map((q) => q.query);
-const embedder = await embedderThroughput(corpus.slice(0, EMBED_TEXTS).map((m) => m.content), BATCH_SIZE, embedderDir, baselineQueries);
+const baselineQueries = syntheticQueries(querySets.length + QUERIES, USERS)
+  .slice(querySets.length)
+  .map((q) => q.query);
+const embedder = await embedderThroughput(
+  corpus.slice(0, EMBED_TEXTS).map((m) => m.content),
+  BATCH_SIZE,
+  embedderDir,
+  baselineQueries,
+);
 if (!KEEP_DIR) fs.rmSync(embedderDir, { recursive: true, force: true });
-console.log(`embedder ${embedder.ids.join(' + ')}: ${embedder.textsPerSec.toFixed(1)} texts/s (${Math.min(EMBED_TEXTS, corpus.length)} texts, batches of ${BATCH_SIZE}); one query alone p50 ${fmt(embedder.queryP50Ms!)} (the floor of a search's latency)`);
+console.log(
+  `embedder ${embedder.ids.join(' + ')}: ${embedder.textsPerSec.toFixed(1)} texts/s (${Math.min(EMBED_TEXTS, corpus.length)} texts, batches of ${BATCH_SIZE}); one query alone p50 ${fmt(embedder.queryP50Ms!)} (the floor of a search's latency)`,
+);
 
 const results: Record<string, unknown>[] = [];
 for (const store of STORES) {
@@ -149,14 +173,27 @@ for (const store of STORES) {
       const from = s.ingested;
       const ingestPerSec = from < size ? await s.ingestTo(size) : undefined;
       const ratio = ingestPerSec === undefined ? undefined : ingestPerSec / embedder.textsPerSec;
-      const ingest = ingestPerSec === undefined
-        ? 'ingest: reused'
-        : `ingest ${from}→${size}: ${ingestPerSec.toFixed(1)} memories/s (${(ingestPerSec / embedder.textsPerSec).toFixed(2)}× embedder)`;
+      const ingest =
+        ingestPerSec === undefined
+          ? 'ingest: reused'
+          : `ingest ${from}→${size}: ${ingestPerSec.toFixed(1)} memories/s (${(ingestPerSec / embedder.textsPerSec).toFixed(2)}× embedder)`;
       for (const [v, extra] of VARIANTS.entries()) {
         const lat = await searchLatencies(s.api, queriesFor(i * VARIANTS.length + v), extra);
         const tag = GRAPH ? ` ${extra.enable_agentic_graph ? 'agentic' : 'plain'}` : '';
-        console.log(`${label}  ${ingest}  search${tag} p50 ${fmt(median(lat))} p95 ${fmt(percentile(lat, 95))} (n=${lat.length})`);
-        results.push({ store, size, ...extra, ingested_from: from, ingest_per_s: ingestPerSec, ingest_vs_embedder: ratio, search_p50_ms: median(lat), search_p95_ms: percentile(lat, 95), queries: lat.length });
+        console.log(
+          `${label}  ${ingest}  search${tag} p50 ${fmt(median(lat))} p95 ${fmt(percentile(lat, 95))} (n=${lat.length})`,
+        );
+        results.push({
+          store,
+          size,
+          ...extra,
+          ingested_from: from,
+          ingest_per_s: ingestPerSec,
+          ingest_vs_embedder: ratio,
+          search_p50_ms: median(lat),
+          search_p95_ms: percentile(lat, 95),
+          queries: lat.length,
+        });
       }
     }
   } catch (err) {
@@ -166,4 +203,13 @@ for (const store of STORES) {
     await s.close();
   }
 }
-console.log(JSON.stringify({ bench: 'search', embedder_texts_per_s: embedder.textsPerSec, query_embedding_p50_ms: embedder.queryP50Ms, embedder_ids: embedder.ids, max_memories: MAX_MEMORIES, results }));
+console.log(
+  JSON.stringify({
+    bench: 'search',
+    embedder_texts_per_s: embedder.textsPerSec,
+    query_embedding_p50_ms: embedder.queryP50Ms,
+    embedder_ids: embedder.ids,
+    max_memories: MAX_MEMORIES,
+    results,
+  }),
+);

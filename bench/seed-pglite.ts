@@ -27,7 +27,9 @@ const BATCH = 500;
 
 const pgMarker = JSON.parse(fs.readFileSync(path.join(KEEP_DIR, 'postgres', 'bench.json'), 'utf8'));
 if (pgMarker.pending !== undefined) throw new Error('the kept PostgreSQL store has an unfinished ingest');
-const source = new pg.Client({ connectionString: databaseUrl(PG_BASE, process.env.SEARCH_KEEP_DB || 'engram_bench_search') });
+const source = new pg.Client({
+  connectionString: databaseUrl(PG_BASE, process.env.SEARCH_KEEP_DB || 'engram_bench_search'),
+});
 await source.connect();
 
 const pgliteDir = path.join(KEEP_DIR, 'pglite');
@@ -37,18 +39,26 @@ await migrate(target);
 // Migrations create no vector index (the server does at start, per model): the copy goes in
 // without them, and they are built once at the end.
 
-const tables = (await source.query<{ table_name: string }>(
-  `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name <> 'schema_migrations' ORDER BY 1`,
-)).rows.map((r) => r.table_name);
+const tables = (
+  await source.query<{ table_name: string }>(
+    `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name <> 'schema_migrations' ORDER BY 1`,
+  )
+).rows.map((r) => r.table_name);
 
 const t0 = performance.now();
 await source.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY'); // one snapshot for every table
 for (const table of tables) {
-  const cols = (await source.query<{ column_name: string }>(
-    `SELECT column_name FROM information_schema.columns WHERE table_schema = 'public' AND table_name = $1 AND is_generated = 'NEVER' ORDER BY ordinal_position`,
-    [table],
-  )).rows.map((r) => `"${r.column_name}"`).join(', ');
-  await source.query(`DECLARE rows_of_${table} NO SCROLL CURSOR FOR SELECT row_to_json(t)::text AS j FROM (SELECT ${cols} FROM "${table}") t`);
+  const cols = (
+    await source.query<{ column_name: string }>(
+      `SELECT column_name FROM information_schema.columns WHERE table_schema = 'public' AND table_name = $1 AND is_generated = 'NEVER' ORDER BY ordinal_position`,
+      [table],
+    )
+  ).rows
+    .map((r) => `"${r.column_name}"`)
+    .join(', ');
+  await source.query(
+    `DECLARE rows_of_${table} NO SCROLL CURSOR FOR SELECT row_to_json(t)::text AS j FROM (SELECT ${cols} FROM "${table}") t`,
+  );
   let copied = 0;
   await target.transaction(async (tx) => {
     // A verbatim copy: no triggers (graph pruning, event notifications), no FK order to keep.
@@ -57,7 +67,10 @@ for (const table of tables) {
     for (;;) {
       const { rows } = await source.query<{ j: string }>(`FETCH ${BATCH} FROM rows_of_${table}`);
       if (!rows.length) break;
-      await tx.query(`INSERT INTO "${table}" (${cols}) SELECT ${cols} FROM json_populate_recordset(null::"${table}", $1::json)`, [`[${rows.map((r) => r.j).join(',')}]`]);
+      await tx.query(
+        `INSERT INTO "${table}" (${cols}) SELECT ${cols} FROM json_populate_recordset(null::"${table}", $1::json)`,
+        [`[${rows.map((r) => r.j).join(',')}]`],
+      );
       copied += rows.length;
     }
   });

@@ -31,9 +31,15 @@ const key = 'ek_org_tuning_key_0123456789';
 await bootstrap(db, { bootstrapKey: key, dataDir: '/tmp/engram-tune', log: createLogger('silent') });
 const embedders = embeddersFromConfig(config);
 await ensureVectorIndex(db, 'embedding', embedders.index.primary.id, embedders.index.primary.dimensions);
-if (embedders.index.secondary) await ensureVectorIndex(db, 'embedding2', embedders.index.secondary.id, embedders.index.secondary.dimensions);
+if (embedders.index.secondary)
+  await ensureVectorIndex(db, 'embedding2', embedders.index.secondary.id, embedders.index.secondary.dimensions);
 const actor = await createAuthenticator(db).authenticate({ 'x-api-key': key });
-const memories = createMemoriesService({ db, embedders: embedders.index, maxContentBytes: 15000, ...buildEvents(config) });
+const memories = createMemoriesService({
+  db,
+  embedders: embedders.index,
+  maxContentBytes: 15000,
+  ...buildEvents(config),
+});
 
 const convs = loadLocomo(FILE);
 const t0 = performance.now();
@@ -50,15 +56,20 @@ if (process.env.TUNE_GRAPH === '1') {
   for (const { id } of ids) await builder.build(actor.organizationId, id);
   const size = await graphCounts(db, actor.organizationId);
   const [{ mentions }] = await db.query<{ mentions: number }>(`SELECT count(*)::int AS mentions FROM memory_nodes`);
-  console.error(`graph built for ${ids.length} memories in ${((performance.now() - t1) / 1000).toFixed(1)} s: ` +
-    `${size.nodes} nodes, ${size.edges} relationships, ${mentions} memory-node links (${mentions - size.nodes} mentions reused an existing node)`);
+  console.error(
+    `graph built for ${ids.length} memories in ${((performance.now() - t1) / 1000).toFixed(1)} s: ` +
+      `${size.nodes} nodes, ${size.edges} relationships, ${mentions} memory-node links (${mentions - size.nodes} mentions reused an existing node)`,
+  );
 }
 
 for (const s of settings) {
   const search = createSearchService({
-    db, embedders: embedders.query,
+    db,
+    embedders: embedders.query,
     weights: { bm25: s.bm25 ?? 0.5, dense: s.dense ?? 0.25, dense2: s.dense2 ?? 0.25, graph: s.graph ?? 0 },
-    bm25: { k1: s.k1 ?? 0.9, b: s.b ?? 0.4 }, candidates: s.candidates ?? 100, neighbourWeight: s.nb ?? 0,
+    bm25: { k1: s.k1 ?? 0.9, b: s.b ?? 0.4 },
+    candidates: s.candidates ?? 100,
+    neighbourWeight: s.nb ?? 0,
     extractor: createLocalExtractor(),
   });
   const sums = [0, 0, 0];
@@ -66,7 +77,11 @@ for (const s of settings) {
   let n = 0;
   for (const c of convs) {
     for (const q of c.questions) {
-      const r = await search.search(actor, { query: q.question, external_user_id: userOf(c), enable_agentic_graph: (s.graph ?? 0) > 0 } as any, 25);
+      const r = await search.search(
+        actor,
+        { query: q.question, external_user_id: userOf(c), enable_agentic_graph: (s.graph ?? 0) > 0 } as any,
+        25,
+      );
       const ranked = r.memories.map((m) => (m.customMetadata as any).dia_id as string);
       [5, 10, 25].forEach((k, i) => (sums[i] += recallAt(q.evidence, ranked, k)));
       const cat = byCategory.get(q.category) ?? { sum: 0, n: 0 };
@@ -76,7 +91,10 @@ for (const s of settings) {
       n++;
     }
   }
-  const cats = [...byCategory.entries()].sort((a, b) => a[0] - b[0]).map(([k, v]) => `${k}:${((100 * v.sum) / v.n).toFixed(1)}`).join(' ');
+  const cats = [...byCategory.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([k, v]) => `${k}:${((100 * v.sum) / v.n).toFixed(1)}`)
+    .join(' ');
   console.log(JSON.stringify(s), sums.map((v) => ((100 * v) / n).toFixed(1)).join(' / '), `| R@10 by category ${cats}`);
 }
 await db.close();

@@ -30,5 +30,7 @@ console.log(`${converted ? 'converted' : 'already cached'}: GloVe table in ${cac
 if (fitFile) {
   const texts = (await readFile(fitFile, 'utf8')).split('\n').filter((line) => line.trim() !== '');
   const summary = await sif.fitCorpus(texts);
-  console.log(`fitted SIF on ${summary.texts} texts (${summary.tokens} tokens, ${summary.distinctWords} words): id ${summary.id}`);
+  console.log(
+    `fitted SIF on ${summary.texts} texts (${summary.tokens} tokens, ${summary.distinctWords} words): id ${summary.id}`,
+  );
 }

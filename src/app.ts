@@ -43,13 +43,21 @@ export const VERSION = '0.1.0';
 /** The graph extractor of the configuration (local rules by default). */
 function extractorFromConfig(config: Config): Extractor {
   if (config.EXTRACTOR === 'llm') {
-    return createLlmExtractor({ baseUrl: config.LLM_BASE_URL!, model: config.LLM_MODEL!, apiKey: config.LLM_API_KEY, timeoutMs: config.LLM_TIMEOUT_MS });
+    return createLlmExtractor({
+      baseUrl: config.LLM_BASE_URL!,
+      model: config.LLM_MODEL!,
+      apiKey: config.LLM_API_KEY,
+      timeoutMs: config.LLM_TIMEOUT_MS,
+    });
   }
   return localExtractor();
 }
 
 /** The compromise-based extractor, loaded on first use (docs/graph.md). */
-const localExtractor = () => lazyExtractor(LOCAL_EXTRACTOR_ID, async () => (await import('./platform/models/extractor.local.ts')).createLocalExtractor());
+const localExtractor = () =>
+  lazyExtractor(LOCAL_EXTRACTOR_ID, async () =>
+    (await import('./platform/models/extractor.local.ts')).createLocalExtractor(),
+  );
 
 export interface AppDeps {
   config: Config;
@@ -62,7 +70,9 @@ export interface AppDeps {
 export type Models = ReturnType<typeof embeddersFromConfig>;
 
 const webhookSettings = (config: Config): WebhookSettings => ({
-  allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, maxAttempts: config.WEBHOOK_MAX_ATTEMPTS, timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+  allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+  maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
+  timeoutMs: config.WEBHOOK_TIMEOUT_MS,
 });
 
 /** The event bus with its subscribers: webhooks are triggered by the events they report. */
@@ -75,22 +85,39 @@ export function buildEvents(config: Config) {
 export async function buildApp({ config, db, log, models }: AppDeps): Promise<FastifyInstance> {
   const embedders = models ?? embeddersFromConfig(config);
   await embedders.load();
-  for (const [slot, e] of [['embedding', embedders.index.primary], ['embedding2', embedders.index.secondary]] as const) {
+  for (const [slot, e] of [
+    ['embedding', embedders.index.primary],
+    ['embedding2', embedders.index.secondary],
+  ] as const) {
     if (e) await ensureVectorIndex(db, slot, e.id, e.dimensions);
   }
   const stale = await countStaleVectors(db, embedders.index);
   if (stale.embedding || stale.embedding2) {
-    log.warn({ stale }, 'Some stored vectors come from another embedding model; search ignores them in that signal until `npm run reembed` re-embeds them');
+    log.warn(
+      { stale },
+      'Some stored vectors come from another embedding model; search ignores them in that signal until `npm run reembed` re-embeds them',
+    );
   }
   const oauth = createOAuthModule({ config, db, log });
   const auth = createAuthenticator(db, oauth.verifyBearer);
   const events = buildEvents(config);
-  const memories = createMemoriesService({ db, embedders: embedders.index, maxContentBytes: config.MAX_CONTENT_BYTES, log, ...events });
+  const memories = createMemoriesService({
+    db,
+    embedders: embedders.index,
+    maxContentBytes: config.MAX_CONTENT_BYTES,
+    log,
+    ...events,
+  });
   const status = createMemoryStatusService({ db });
   const search = createSearchService({
     db,
     embedders: embedders.query,
-    weights: { bm25: config.SEARCH_WEIGHT_BM25, dense: config.SEARCH_WEIGHT_DENSE, dense2: config.SEARCH_WEIGHT_DENSE2, graph: config.SEARCH_WEIGHT_GRAPH },
+    weights: {
+      bm25: config.SEARCH_WEIGHT_BM25,
+      dense: config.SEARCH_WEIGHT_DENSE,
+      dense2: config.SEARCH_WEIGHT_DENSE2,
+      graph: config.SEARCH_WEIGHT_GRAPH,
+    },
     // Query entities are recognised locally even with an LLM extractor: a search must not wait on one.
     extractor: localExtractor(),
     bm25: { k1: config.SEARCH_BM25_K1, b: config.SEARCH_BM25_B },
@@ -116,7 +143,14 @@ export async function buildApp({ config, db, log, models }: AppDeps): Promise<Fa
   await app.register(oauth.routes);
   // Before memoriesRoutes: the static /status/ segments must stay visibly separate from /:memory_id.
   await app.register(statusRoutes(status));
-  const realtime = createRealtime({ db, log, status, authenticate: auth.authenticate, pollMs: config.WS_POLL_MS, authTimeoutMs: config.WS_AUTH_TIMEOUT_MS });
+  const realtime = createRealtime({
+    db,
+    log,
+    status,
+    authenticate: auth.authenticate,
+    pollMs: config.WS_POLL_MS,
+    authTimeoutMs: config.WS_AUTH_TIMEOUT_MS,
+  });
   await app.register(realtimeRoutes(realtime));
   app.addHook('onClose', () => realtime.close());
   await app.register(memoriesRoutes(memories));
@@ -138,7 +172,10 @@ export function buildWorker({ config, db, log, models }: AppDeps): Worker {
   // Loaded on the first semantic constraint match only; cached, since stored names repeat.
   const primary = (models ?? embeddersFromConfig(config)).query.primary;
   const graph = createGraphBuilder({
-    db, log, extractor: extractorFromConfig(config), embed: (texts) => primary.embed(texts),
+    db,
+    log,
+    extractor: extractorFromConfig(config),
+    embed: (texts) => primary.embed(texts),
     schema: (organizationId, schemaId) => getActiveSchema(db, organizationId, schemaId).catch(() => null),
   });
   return createWorker({

@@ -24,7 +24,8 @@ async function start() {
   await bootstrap(db, { bootstrapKey: config.BOOTSTRAP_API_KEY, dataDir: config.DATA_DIR, log });
   // One process owns an embedded store, so its worker runs here whatever ROLES says.
   const roles = db.kind === 'pglite' ? [...new Set([...config.ROLES, 'worker' as const])] : config.ROLES;
-  if (db.kind === 'pglite' && !config.ROLES.includes('worker')) log.warn('PGlite: the worker runs in the server process (ROLES is for PostgreSQL)');
+  if (db.kind === 'pglite' && !config.ROLES.includes('worker'))
+    log.warn('PGlite: the worker runs in the server process (ROLES is for PostgreSQL)');
   // One set of models per process: the worker's semantic matching reuses the API's (and its cache).
   const models = embeddersFromConfig(config);
   const app = roles.includes('api') ? await buildApp({ config, db, log, models }) : null;
@@ -56,10 +57,7 @@ async function start() {
   if (app) await app.listen({ port: config.PORT, host: config.HOST });
   await worker?.start();
   stopMaintenance = worker ? startMaintenance(db, config, log) : null;
-  log.info(
-    { store: db.kind, roles, startup_ms: Math.round(performance.now() - t0) },
-    'Engram started',
-  );
+  log.info({ store: db.kind, roles, startup_ms: Math.round(performance.now() - t0) }, 'Engram started');
   ready();
 }
 

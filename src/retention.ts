@@ -18,7 +18,13 @@ const AUTOVACUUM_MS = 10_000;
  * `autovacuumMs` (not at start-up), the tables that changed enough since their last vacuum or
  * analyse get one, as autovacuum would do.
  */
-export function startMaintenance(db: Db, config: Config, log: Logger, everyMs = HOUR, autovacuumMs = AUTOVACUUM_MS): () => void {
+export function startMaintenance(
+  db: Db,
+  config: Config,
+  log: Logger,
+  everyMs = HOUR,
+  autovacuumMs = AUTOVACUUM_MS,
+): () => void {
   const run = async () => {
     try {
       const jobs = await pruneCompletedJobs(db, config.JOBS_RETENTION_DAYS);
@@ -40,7 +46,10 @@ export function startMaintenance(db: Db, config: Config, log: Logger, everyMs = 
     try {
       if (own === undefined) {
         own = await needsOwnAutovacuum(db);
-        if (own && db.kind === 'postgres') log.info('maintenance: the server runs without autovacuum; vacuuming and analysing our tables by its thresholds');
+        if (own && db.kind === 'postgres')
+          log.info(
+            'maintenance: the server runs without autovacuum; vacuuming and analysing our tables by its thresholds',
+          );
       }
       if (!own) return;
       const done = await autovacuumPass(db);

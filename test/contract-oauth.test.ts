@@ -27,7 +27,9 @@ for (const store of testStores) {
       assert.equal(cb.state, 'csrf-123');
       assert.ok(cb.code);
 
-      const tokens = await anon.token.create({ body: { grant_type: 'authorization_code', code: cb.code!, redirect_uri: PLUGIN_REDIRECT } });
+      const tokens = await anon.token.create({
+        body: { grant_type: 'authorization_code', code: cb.code!, redirect_uri: PLUGIN_REDIRECT },
+      });
       assert.equal(tokens.token_type, 'Bearer');
       assert.ok(tokens.expires_in > 0);
       assert.equal(tokens.user_id, 'alice');
@@ -40,12 +42,22 @@ for (const store of testStores) {
       const mem = await user.memory.add({ content: 'Alice logged in through the client.' });
       assert.equal(mem.status, 'success');
 
-      const refreshed = await anon.token.create({ body: { grant_type: 'refresh_token', refresh_token: tokens.refresh_token! } });
+      const refreshed = await anon.token.create({
+        body: { grant_type: 'refresh_token', refresh_token: tokens.refresh_token! },
+      });
       assert.notEqual(refreshed.refresh_token, tokens.refresh_token);
 
-      const out = await new Papr({ xAPIKey: '', bearerToken: refreshed.access_token, baseURL, maxRetries: 0 }).logout.perform({ query: { returnTo: RETURN_TO } });
+      const out = await new Papr({
+        xAPIKey: '',
+        bearerToken: refreshed.access_token,
+        baseURL,
+        maxRetries: 0,
+      }).logout.perform({ query: { returnTo: RETURN_TO } });
       assert.ok(out.logout_url);
-      await assert.rejects(new Papr({ xAPIKey: '', bearerToken: refreshed.access_token, baseURL, maxRetries: 0 }).me.retrieve(), (e: any) => e.status === 401);
+      await assert.rejects(
+        new Papr({ xAPIKey: '', bearerToken: refreshed.access_token, baseURL, maxRetries: 0 }).me.retrieve(),
+        (e: any) => e.status === 401,
+      );
       // A body-less POST /token (the client sends none without options) is a 422, not a crash.
       await assert.rejects(anon.token.create(), (e: any) => e.status === 422);
     });

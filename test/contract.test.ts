@@ -37,7 +37,11 @@ for (const store of testStores) {
       const updated = await client.memory.update(id, { content: 'Lena switched to espresso.' });
       assert.equal(updated.memory_items![0].memoryId, id);
 
-      const found = await client.memory.search({ query: 'What coffee does Lena drink?', external_user_id: 'lena', max_memories: 5 });
+      const found = await client.memory.search({
+        query: 'What coffee does Lena drink?',
+        external_user_id: 'lena',
+        max_memories: 5,
+      });
       assert.equal(found.data!.memories[0].content, 'Lena switched to espresso.');
       assert.equal(typeof found.search_id, 'string');
 
@@ -64,7 +68,10 @@ for (const store of testStores) {
     });
 
     it('client errors arrive as the documented classes', async () => {
-      await assert.rejects(client.memory.add({ content: '' }), (err: any) => err.status === 422 && err.error.status === 'error');
+      await assert.rejects(
+        client.memory.add({ content: '' }),
+        (err: any) => err.status === 422 && err.error.status === 'error',
+      );
       const other = await makeOrg(t.db);
       const theirs = new Papr({ xAPIKey: other.key, baseURL, maxRetries: 0 });
       const mine = await client.memory.add({ content: 'Private thing.', external_user_id: 'lena' });

@@ -10,7 +10,10 @@ export interface Seen<Body> {
 }
 
 /** The answer to a request ('hang' never answers: exercises client timeouts). A string body is sent as is. */
-export type Reply<Body> = (seen: Seen<Body>, attempt: number) => { status: number; body: unknown; headers?: Record<string, string> } | 'hang';
+export type Reply<Body> = (
+  seen: Seen<Body>,
+  attempt: number,
+) => { status: number; body: unknown; headers?: Record<string, string> } | 'hang';
 
 /**
  * A local server speaking a JSON-over-HTTP provider API (OpenAI-style) for adapter tests:

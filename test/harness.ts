@@ -59,8 +59,22 @@ async function freshPostgres(): Promise<Db> {
 
 /** Both stores every database test runs on. */
 export const testStores: TestStore[] = [
-  { name: 'pglite', open: async () => { const db = await openPglite(); await migrate(db); return db; } },
-  { name: 'postgres', open: async () => { const db = await freshPostgres(); await migrate(db); return db; } },
+  {
+    name: 'pglite',
+    open: async () => {
+      const db = await openPglite();
+      await migrate(db);
+      return db;
+    },
+  },
+  {
+    name: 'postgres',
+    open: async () => {
+      const db = await freshPostgres();
+      await migrate(db);
+      return db;
+    },
+  },
 ];
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
@@ -68,7 +82,11 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
   // threads per app would load it twice more for each of the suite's ~50 apps. The spawned
   // servers of the contract and process tests run the default (EMBEDDER_THREADS on).
   return loadConfig({
-    LOG_LEVEL: 'silent', DATA_DIR: '/tmp/engram-test-unused', MODELS_CACHE_DIR: MODELS_CACHE, RATE_LIMIT_MAX: '100000', EMBEDDER_THREADS: 'false',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: '/tmp/engram-test-unused',
+    MODELS_CACHE_DIR: MODELS_CACHE,
+    RATE_LIMIT_MAX: '100000',
+    EMBEDDER_THREADS: 'false',
     ...overrides,
   });
 }

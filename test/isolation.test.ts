@@ -15,7 +15,15 @@ import { addMemory } from './memory-helpers.ts';
 const SECRET = `zebra-${randomBytes(4).toString('hex')}`;
 
 /** The ids a route acts on: the real ones of namespace A1, or made-up twins. */
-interface Target { mem: string; ns: string; key: string; user: string; ext: string; batch: string; schema: string }
+interface Target {
+  mem: string;
+  ns: string;
+  key: string;
+  user: string;
+  ext: string;
+  batch: string;
+  schema: string;
+}
 
 interface Route {
   label: string;
@@ -28,37 +36,178 @@ interface Route {
 }
 
 const routes: Route[] = [
-  { label: 'GET /v1/memory/:id', method: 'GET', url: (x) => `/v1/memory/${x.mem}`, permission: 'read', kind: 'resource' },
-  { label: 'PUT /v1/memory/:id', method: 'PUT', url: (x) => `/v1/memory/${x.mem}`, payload: () => ({ content: 'overwritten' }), permission: 'write', kind: 'resource' },
-  { label: 'DELETE /v1/memory/:id', method: 'DELETE', url: (x) => `/v1/memory/${x.mem}`, permission: 'delete', kind: 'resource' },
-  { label: 'DELETE /v1/memory/all', method: 'DELETE', url: (x) => `/v1/memory/all?external_user_id=${x.ext}&namespace_id=${x.ns}`, permission: 'delete', kind: 'resource' },
-  { label: 'POST /v1/memory (into A1)', method: 'POST', url: () => '/v1/memory', payload: (x) => ({ content: 'planted', external_user_id: x.ext, namespace_id: x.ns }), permission: 'write', kind: 'resource' },
-  { label: 'POST /v1/memory/batch (into A1)', method: 'POST', url: () => '/v1/memory/batch', payload: (x) => ({ memories: [{ content: 'planted' }], external_user_id: x.ext, namespace_id: x.ns }), permission: 'write', kind: 'resource' },
-  { label: 'GET /v1/memory/status/:id', method: 'GET', url: (x) => `/v1/memory/status/${x.mem}`, permission: 'read', kind: 'resource' },
-  { label: 'GET /v1/memory/batch/status/:id', method: 'GET', url: (x) => `/v1/memory/batch/status/${x.batch}`, permission: 'read', kind: 'resource' },
-  { label: 'POST /v1/memory/search', method: 'POST', url: () => '/v1/memory/search', payload: (x) => ({ query: SECRET, external_user_id: x.ext }), permission: 'read', kind: 'search' },
+  {
+    label: 'GET /v1/memory/:id',
+    method: 'GET',
+    url: (x) => `/v1/memory/${x.mem}`,
+    permission: 'read',
+    kind: 'resource',
+  },
+  {
+    label: 'PUT /v1/memory/:id',
+    method: 'PUT',
+    url: (x) => `/v1/memory/${x.mem}`,
+    payload: () => ({ content: 'overwritten' }),
+    permission: 'write',
+    kind: 'resource',
+  },
+  {
+    label: 'DELETE /v1/memory/:id',
+    method: 'DELETE',
+    url: (x) => `/v1/memory/${x.mem}`,
+    permission: 'delete',
+    kind: 'resource',
+  },
+  {
+    label: 'DELETE /v1/memory/all',
+    method: 'DELETE',
+    url: (x) => `/v1/memory/all?external_user_id=${x.ext}&namespace_id=${x.ns}`,
+    permission: 'delete',
+    kind: 'resource',
+  },
+  {
+    label: 'POST /v1/memory (into A1)',
+    method: 'POST',
+    url: () => '/v1/memory',
+    payload: (x) => ({ content: 'planted', external_user_id: x.ext, namespace_id: x.ns }),
+    permission: 'write',
+    kind: 'resource',
+  },
+  {
+    label: 'POST /v1/memory/batch (into A1)',
+    method: 'POST',
+    url: () => '/v1/memory/batch',
+    payload: (x) => ({ memories: [{ content: 'planted' }], external_user_id: x.ext, namespace_id: x.ns }),
+    permission: 'write',
+    kind: 'resource',
+  },
+  {
+    label: 'GET /v1/memory/status/:id',
+    method: 'GET',
+    url: (x) => `/v1/memory/status/${x.mem}`,
+    permission: 'read',
+    kind: 'resource',
+  },
+  {
+    label: 'GET /v1/memory/batch/status/:id',
+    method: 'GET',
+    url: (x) => `/v1/memory/batch/status/${x.batch}`,
+    permission: 'read',
+    kind: 'resource',
+  },
+  {
+    label: 'POST /v1/memory/search',
+    method: 'POST',
+    url: () => '/v1/memory/search',
+    payload: (x) => ({ query: SECRET, external_user_id: x.ext }),
+    permission: 'read',
+    kind: 'search',
+  },
   { label: 'GET /v1/namespace', method: 'GET', url: () => '/v1/namespace', permission: 'read', kind: 'list' },
-  { label: 'GET /v1/namespace/:id', method: 'GET', url: (x) => `/v1/namespace/${x.ns}`, permission: 'read', kind: 'resource' },
-  { label: 'PUT /v1/namespace/:id', method: 'PUT', url: (x) => `/v1/namespace/${x.ns}`, payload: () => ({ is_active: false }), permission: 'write', kind: 'resource' },
-  { label: 'DELETE /v1/namespace/:id', method: 'DELETE', url: (x) => `/v1/namespace/${x.ns}`, permission: 'delete', kind: 'resource' },
-  { label: 'POST /v1/namespace/:id/api-keys', method: 'POST', url: (x) => `/v1/namespace/${x.ns}/api-keys`, payload: () => ({ name: 'intruder', permissions: ['read'] }), permission: 'write', kind: 'resource' },
-  { label: 'GET /v1/namespace/:id/api-keys', method: 'GET', url: (x) => `/v1/namespace/${x.ns}/api-keys`, permission: 'read', kind: 'resource' },
-  { label: 'DELETE /v1/namespace/:id/api-keys/:key', method: 'DELETE', url: (x) => `/v1/namespace/${x.ns}/api-keys/${x.key}`, permission: 'delete', kind: 'resource' },
-  { label: 'GET /v1/schemas/:id', method: 'GET', url: (x) => `/v1/schemas/${x.schema}`, permission: 'read', kind: 'resource' },
-  { label: 'PUT /v1/schemas/:id', method: 'PUT', url: (x) => `/v1/schemas/${x.schema}`, payload: () => ({ description: 'defaced' }), permission: 'write', kind: 'resource' },
-  { label: 'DELETE /v1/schemas/:id', method: 'DELETE', url: (x) => `/v1/schemas/${x.schema}`, permission: 'delete', kind: 'resource' },
-  { label: 'GET /v1/user', method: 'GET', url: (x) => `/v1/user?external_id=${x.ext}`, permission: 'read', kind: 'list' },
+  {
+    label: 'GET /v1/namespace/:id',
+    method: 'GET',
+    url: (x) => `/v1/namespace/${x.ns}`,
+    permission: 'read',
+    kind: 'resource',
+  },
+  {
+    label: 'PUT /v1/namespace/:id',
+    method: 'PUT',
+    url: (x) => `/v1/namespace/${x.ns}`,
+    payload: () => ({ is_active: false }),
+    permission: 'write',
+    kind: 'resource',
+  },
+  {
+    label: 'DELETE /v1/namespace/:id',
+    method: 'DELETE',
+    url: (x) => `/v1/namespace/${x.ns}`,
+    permission: 'delete',
+    kind: 'resource',
+  },
+  {
+    label: 'POST /v1/namespace/:id/api-keys',
+    method: 'POST',
+    url: (x) => `/v1/namespace/${x.ns}/api-keys`,
+    payload: () => ({ name: 'intruder', permissions: ['read'] }),
+    permission: 'write',
+    kind: 'resource',
+  },
+  {
+    label: 'GET /v1/namespace/:id/api-keys',
+    method: 'GET',
+    url: (x) => `/v1/namespace/${x.ns}/api-keys`,
+    permission: 'read',
+    kind: 'resource',
+  },
+  {
+    label: 'DELETE /v1/namespace/:id/api-keys/:key',
+    method: 'DELETE',
+    url: (x) => `/v1/namespace/${x.ns}/api-keys/${x.key}`,
+    permission: 'delete',
+    kind: 'resource',
+  },
+  {
+    label: 'GET /v1/schemas/:id',
+    method: 'GET',
+    url: (x) => `/v1/schemas/${x.schema}`,
+    permission: 'read',
+    kind: 'resource',
+  },
+  {
+    label: 'PUT /v1/schemas/:id',
+    method: 'PUT',
+    url: (x) => `/v1/schemas/${x.schema}`,
+    payload: () => ({ description: 'defaced' }),
+    permission: 'write',
+    kind: 'resource',
+  },
+  {
+    label: 'DELETE /v1/schemas/:id',
+    method: 'DELETE',
+    url: (x) => `/v1/schemas/${x.schema}`,
+    permission: 'delete',
+    kind: 'resource',
+  },
+  {
+    label: 'GET /v1/user',
+    method: 'GET',
+    url: (x) => `/v1/user?external_id=${x.ext}`,
+    permission: 'read',
+    kind: 'list',
+  },
   { label: 'GET /v1/user/:id', method: 'GET', url: (x) => `/v1/user/${x.user}`, permission: 'read', kind: 'resource' },
-  { label: 'PUT /v1/user/:id', method: 'PUT', url: (x) => `/v1/user/${x.user}`, payload: () => ({ email: 'evil@example.com' }), permission: 'write', kind: 'resource' },
-  { label: 'DELETE /v1/user/:id', method: 'DELETE', url: (x) => `/v1/user/${x.user}`, permission: 'delete', kind: 'resource' },
-  { label: 'DELETE /v1/user?external_user_id', method: 'DELETE', url: (x) => `/v1/user?external_user_id=${x.ext}`, permission: 'delete', kind: 'resource' },
+  {
+    label: 'PUT /v1/user/:id',
+    method: 'PUT',
+    url: (x) => `/v1/user/${x.user}`,
+    payload: () => ({ email: 'evil@example.com' }),
+    permission: 'write',
+    kind: 'resource',
+  },
+  {
+    label: 'DELETE /v1/user/:id',
+    method: 'DELETE',
+    url: (x) => `/v1/user/${x.user}`,
+    permission: 'delete',
+    kind: 'resource',
+  },
+  {
+    label: 'DELETE /v1/user?external_user_id',
+    method: 'DELETE',
+    url: (x) => `/v1/user?external_user_id=${x.ext}`,
+    permission: 'delete',
+    kind: 'resource',
+  },
 ];
 
 /** Users are organization-wide identities, readable and writable by any key of the organization (docs/tenancy.md). */
 const ORG_WIDE_USER_ROUTES = new Set(['GET /v1/user', 'GET /v1/user/:id', 'PUT /v1/user/:id']);
 
 /** Session tokens go in X-Session-Token, keys in X-API-Key. */
-const credential = (secret: string): Record<string, string> => (secret.startsWith('st_') ? { 'x-session-token': secret } : { 'x-api-key': secret });
+const credential = (secret: string): Record<string, string> =>
+  secret.startsWith('st_') ? { 'x-session-token': secret } : { 'x-api-key': secret };
 
 /**
  * Every table that holds tenant data, as text. Left out: the query log (searches are
@@ -66,8 +215,18 @@ const credential = (secret: string): Record<string, string> => (secret.startsWit
  */
 async function snapshot(t: TestApp): Promise<string> {
   const tables: [string, string][] = [
-    ['organizations', 'id'], ['namespaces', 'id'], ['users', 'id'], ['sessions', 'id'], ['memories', 'id'], ['memory_chunks', 'id'],
-    ['jobs', 'id'], ['events', 'id'], ['webhook_deliveries', 'id'], ['graph_schemas', 'id'], ['graph_nodes', 'id'], ['graph_edges', 'id'],
+    ['organizations', 'id'],
+    ['namespaces', 'id'],
+    ['users', 'id'],
+    ['sessions', 'id'],
+    ['memories', 'id'],
+    ['memory_chunks', 'id'],
+    ['jobs', 'id'],
+    ['events', 'id'],
+    ['webhook_deliveries', 'id'],
+    ['graph_schemas', 'id'],
+    ['graph_nodes', 'id'],
+    ['graph_edges', 'id'],
     ['memory_nodes', 'memory_id, node_id'],
   ];
   const out: Record<string, unknown> = {};
@@ -88,16 +247,39 @@ for (const store of testStores) {
       const b = await makeOrg(t.db);
       const nsB1 = await makeNamespace(t.db, b.organizationId, 'B1');
       const target = await makeKey(t.db, t.orgId, { namespaceId: nsA1 });
-      const mem = await addMemory(t, { content: `The ${SECRET} lives in A1.`, external_user_id: 'alice', namespace_id: nsA1 });
-      const batch = await t.app.inject({ method: 'POST', url: '/v1/memory/batch', headers: { 'x-api-key': t.key },
-        payload: { memories: [{ content: 'A1 batch memory.' }], external_user_id: 'alice', namespace_id: nsA1 } });
-      const [alice] = await t.db.query<{ id: string }>("SELECT id FROM users WHERE organization_id = $1 AND external_id = 'alice'", [t.orgId]);
+      const mem = await addMemory(t, {
+        content: `The ${SECRET} lives in A1.`,
+        external_user_id: 'alice',
+        namespace_id: nsA1,
+      });
+      const batch = await t.app.inject({
+        method: 'POST',
+        url: '/v1/memory/batch',
+        headers: { 'x-api-key': t.key },
+        payload: { memories: [{ content: 'A1 batch memory.' }], external_user_id: 'alice', namespace_id: nsA1 },
+      });
+      const [alice] = await t.db.query<{ id: string }>(
+        "SELECT id FROM users WHERE organization_id = $1 AND external_id = 'alice'",
+        [t.orgId],
+      );
       // Another tenant has a memory with the same words.
       await addMemory(t, { content: `B's own ${SECRET} note.`, external_user_id: 'bob', namespace_id: nsB1 }, b.key);
-      const schema = await t.app.inject({ method: 'POST', url: '/v1/schemas', headers: { 'x-api-key': target.key },
-        payload: { name: 'A1 schema', node_types: { Project: { properties: { name: { type: 'string' } } } } } });
+      const schema = await t.app.inject({
+        method: 'POST',
+        url: '/v1/schemas',
+        headers: { 'x-api-key': target.key },
+        payload: { name: 'A1 schema', node_types: { Project: { properties: { name: { type: 'string' } } } } },
+      });
       assert.equal(schema.statusCode, 201, schema.body);
-      a1 = { mem, ns: nsA1, key: target.id, user: alice.id, ext: 'alice', batch: batch.json().batch_id, schema: schema.json().data.id };
+      a1 = {
+        mem,
+        ns: nsA1,
+        key: target.id,
+        user: alice.id,
+        ext: 'alice',
+        batch: batch.json().batch_id,
+        schema: schema.json().data.id,
+      };
       keys['B org key'] = b.key;
       keys['B1 namespace key'] = (await makeKey(t.db, b.organizationId, { namespaceId: nsB1 })).key;
       keys['B end-user session'] = (await makeSession(t.db, b.organizationId, 'bob')).token;
@@ -105,7 +287,11 @@ for (const store of testStores) {
       keys['A1 full key'] = (await makeKey(t.db, t.orgId, { namespaceId: nsA1 })).key;
       for (const p of ['read', 'write', 'delete'] as Permission[]) {
         keys[`A1 ${p}-only key`] = (await makeKey(t.db, t.orgId, { namespaceId: nsA1, permissions: [p] })).key;
-        keys[`A org ${p}-less key`] = (await makeKey(t.db, t.orgId, { permissions: (['read', 'write', 'delete'] as Permission[]).filter((q) => q !== p) })).key;
+        keys[`A org ${p}-less key`] = (
+          await makeKey(t.db, t.orgId, {
+            permissions: (['read', 'write', 'delete'] as Permission[]).filter((q) => q !== p),
+          })
+        ).key;
       }
       before_ = await snapshot(t);
     });
@@ -121,14 +307,20 @@ for (const store of testStores) {
       attempts++;
       const res = await send(r, x, key);
       // A confined delete that answers 200 having removed nothing is not a success (checked below).
-      const removedNothing = res.statusCode === 200 && res.json().memories_deleted === 0 && res.json().user_deleted === false;
+      const removedNothing =
+        res.statusCode === 200 && res.json().memories_deleted === 0 && res.json().user_deleted === false;
       if (r.kind === 'resource' && res.statusCode < 300 && !removedNothing) succeeded++;
       return res;
     };
     /** Made-up ids; for a key of A's own organization users stay real (users are organization-wide). */
     const ghost = (sameOrg: boolean): Target => ({
-      mem: `ghost-${randomBytes(4).toString('hex')}`, ns: `ghost-ns-${randomBytes(4).toString('hex')}`, key: 'ghost-key', batch: `ghost-batch-${randomBytes(4).toString('hex')}`, schema: `ghost-schema-${randomBytes(4).toString('hex')}`,
-      user: sameOrg ? a1.user : 'ghost-user', ext: sameOrg ? a1.ext : `ghost-${randomBytes(4).toString('hex')}`,
+      mem: `ghost-${randomBytes(4).toString('hex')}`,
+      ns: `ghost-ns-${randomBytes(4).toString('hex')}`,
+      key: 'ghost-key',
+      batch: `ghost-batch-${randomBytes(4).toString('hex')}`,
+      schema: `ghost-schema-${randomBytes(4).toString('hex')}`,
+      user: sameOrg ? a1.user : 'ghost-user',
+      ext: sameOrg ? a1.ext : `ghost-${randomBytes(4).toString('hex')}`,
     });
 
     it('positive control: the A1 key reads its own namespace (so the refusals below are real)', async () => {
@@ -136,7 +328,11 @@ for (const store of testStores) {
         const res = await send(r, a1, keys['A1 full key']);
         assert.equal(res.statusCode, 200, `${r.label}: ${res.body}`);
       }
-      const found = await send(routes.find((r) => r.kind === 'search')!, a1, keys['A1 full key']);
+      const found = await send(
+        routes.find((r) => r.kind === 'search')!,
+        a1,
+        keys['A1 full key'],
+      );
       assert.ok(found.body.includes(SECRET));
     });
 
@@ -155,7 +351,11 @@ for (const store of testStores) {
             }
             assert.ok([403, 404, 422].includes(res.statusCode), `${who} ${r.label}: ${res.statusCode} ${body}`);
             const twin = await send(r, ghost(who.startsWith('A')), keys[who]);
-            assert.equal(res.statusCode, twin.statusCode, `${who} ${r.label}: real id ${res.statusCode} vs missing id ${twin.statusCode}`);
+            assert.equal(
+              res.statusCode,
+              twin.statusCode,
+              `${who} ${r.label}: real id ${res.statusCode} vs missing id ${twin.statusCode}`,
+            );
           } else if (r.kind === 'search') {
             assert.equal(res.statusCode, 200, body);
             assert.ok(!body.includes('lives in A1'), `${who} ${r.label} leaked: ${body}`);
@@ -170,7 +370,10 @@ for (const store of testStores) {
 
     for (const p of ['read', 'write', 'delete'] as Permission[]) {
       it(`keys without "${p}" get 403 on every "${p}" route`, async () => {
-        const lacking = Object.keys(keys).filter((k) => (k.startsWith('A1 ') && k.endsWith('-only key') && !k.includes(`${p}-only`)) || k === `A org ${p}-less key`);
+        const lacking = Object.keys(keys).filter(
+          (k) =>
+            (k.startsWith('A1 ') && k.endsWith('-only key') && !k.includes(`${p}-only`)) || k === `A org ${p}-less key`,
+        );
         assert.equal(lacking.length, 3);
         for (const r of routes.filter((x) => x.permission === p)) {
           for (const k of lacking) {
@@ -182,22 +385,38 @@ for (const store of testStores) {
     }
 
     it('WebSocket status streams refuse every foreign or read-less key', async () => {
-      const expected: Record<string, number> = { 'B end-user session': 4404, 'B org key': 4404, 'B1 namespace key': 4404, 'A2 namespace key': 4404, 'A1 write-only key': 4403, 'A1 delete-only key': 4403, 'A org read-less key': 4403 };
+      const expected: Record<string, number> = {
+        'B end-user session': 4404,
+        'B org key': 4404,
+        'B1 namespace key': 4404,
+        'A2 namespace key': 4404,
+        'A1 write-only key': 4403,
+        'A1 delete-only key': 4403,
+        'A org read-less key': 4403,
+      };
       for (const [who, code] of Object.entries(expected)) {
         for (const path of [`/ws/memory-status/${a1.mem}`, `/ws/memory-status/batch/${a1.batch}`]) {
           attempts++;
           const messages: any[] = [];
           let closed!: Promise<number>;
-          await t.app.injectWS(path, { headers: credential(keys[who]) }, {
-            onInit: (ws) => {
-              ws.on('message', (d) => messages.push(JSON.parse(d.toString())));
-              closed = new Promise((resolve) => ws.on('close', (c) => resolve(c)));
+          await t.app.injectWS(
+            path,
+            { headers: credential(keys[who]) },
+            {
+              onInit: (ws) => {
+                ws.on('message', (d) => messages.push(JSON.parse(d.toString())));
+                closed = new Promise((resolve) => ws.on('close', (c) => resolve(c)));
+              },
             },
-          });
+          );
           const got = await closed;
           if (messages.some((m) => m.type === 'status')) succeeded++;
           assert.equal(got, code, `${who} ${path}`);
-          assert.deepEqual(messages.map((m) => m.type), ['error'], `${who} ${path}: only an error`);
+          assert.deepEqual(
+            messages.map((m) => m.type),
+            ['error'],
+            `${who} ${path}: only an error`,
+          );
         }
       }
     });
@@ -212,7 +431,8 @@ for (const store of testStores) {
     it('afterwards A1 is exactly as it was', async () => {
       const [m] = await t.db.query<any>('SELECT content, namespace_id FROM memories WHERE id = $1', [a1.mem]);
       assert.deepEqual(m, { content: `The ${SECRET} lives in A1.`, namespace_id: a1.ns });
-      const count = async (sql: string, params: unknown[]) => (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${sql}`, params))[0].n;
+      const count = async (sql: string, params: unknown[]) =>
+        (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${sql}`, params))[0].n;
       assert.equal(await count('memories WHERE namespace_id = $1', [a1.ns]), 2);
       const [ns] = await t.db.query<any>('SELECT is_active FROM namespaces WHERE id = $1', [a1.ns]);
       assert.equal(ns.is_active, true);

@@ -29,10 +29,21 @@ export interface KillResult {
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-export async function runKillScenario(opts: { size: number; groupSize: number; killAfterStored?: number }): Promise<KillResult> {
+export async function runKillScenario(opts: {
+  size: number;
+  groupSize: number;
+  killAfterStored?: number;
+}): Promise<KillResult> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'engram-kill-'));
   const key = `ek_org_${randomBytes(20).toString('hex')}`;
-  const env = { DATA_DIR: dir, BOOTSTRAP_API_KEY: key, MODELS_CACHE_DIR: MODELS_CACHE, WORKER_POLL_MS: '50', LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '0' };
+  const env = {
+    DATA_DIR: dir,
+    BOOTSTRAP_API_KEY: key,
+    MODELS_CACHE_DIR: MODELS_CACHE,
+    WORKER_POLL_MS: '50',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_MAX: '0',
+  };
   const withStore = async <T>(fn: (db: Awaited<ReturnType<typeof openPglite>>) => Promise<T>): Promise<T> => {
     const db = await openPglite(dir);
     try {
@@ -53,7 +64,8 @@ export async function runKillScenario(opts: { size: number; groupSize: number; k
   try {
     const first = await startServer(env);
     if ((await first.stop()) !== 0) throw new Error('first start did not stop cleanly');
-    await withStore((db) => db.exec(`
+    await withStore((db) =>
+      db.exec(`
       CREATE TABLE test_transitions (memory_id text NOT NULL, status text NOT NULL);
       CREATE FUNCTION test_record_transition() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
@@ -63,15 +75,21 @@ export async function runKillScenario(opts: { size: number; groupSize: number; k
         RETURN NEW;
       END $$;
       CREATE TRIGGER test_transitions AFTER UPDATE OF status ON memories
-        FOR EACH ROW EXECUTE FUNCTION test_record_transition();`));
+        FOR EACH ROW EXECUTE FUNCTION test_record_transition();`),
+    );
 
     const victim = await startServer(env);
-    const items = Array.from({ length: opts.size }, (_, i) => ({ content: `Killtest note number ${i}: the meeting moved to room ${100 + i}.` }));
+    const items = Array.from({ length: opts.size }, (_, i) => ({
+      content: `Killtest note number ${i}: the meeting moved to room ${100 + i}.`,
+    }));
     const request = fetch(`${victim.url}/v1/memory/batch`, {
       method: 'POST',
       headers: { 'X-API-Key': key, 'Content-Type': 'application/json' },
       body: JSON.stringify({ memories: items, batch_size: opts.groupSize, external_user_id: 'kill-user' }),
-    }).then((r) => r.status, () => 'killed' as const);
+    }).then(
+      (r) => r.status,
+      () => 'killed' as const,
+    );
     // Kill once some groups are stored: the rest of the batch is still in flight.
     const deadline = Date.now() + 120_000;
     while ((await storedStatuses(victim).catch(() => [])).length < (opts.killAfterStored ?? 1)) {
@@ -106,15 +124,24 @@ export async function runKillScenario(opts: { size: number; groupSize: number; k
     return await withStore(async (db) => {
       const memories = await db.query<{ id: string; status: string }>('SELECT id, status FROM memories');
       const completions = await db.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM test_transitions WHERE status = 'completed' GROUP BY memory_id`);
-      const runs = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM test_transitions WHERE status = 'processing'`);
-      const jobs = await db.query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM jobs GROUP BY status ORDER BY status`);
+        `SELECT count(*)::int AS n FROM test_transitions WHERE status = 'completed' GROUP BY memory_id`,
+      );
+      const runs = await db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM test_transitions WHERE status = 'processing'`,
+      );
+      const jobs = await db.query<{ status: string; n: number }>(
+        `SELECT status, count(*)::int AS n FROM jobs GROUP BY status ORDER BY status`,
+      );
       return {
-        outcome, size: opts.size, accepted: memories.length,
+        outcome,
+        size: opts.size,
+        accepted: memories.length,
         completedOnce: completions.filter((c) => c.n === 1).length,
         completedTwice: completions.filter((c) => c.n > 1).length,
         notCompleted: memories.filter((m) => m.status !== 'completed').length,
-        processingRuns: runs[0].n, jobs, recoveryMs,
+        processingRuns: runs[0].n,
+        jobs,
+        recoveryMs,
       };
     });
   } finally {

@@ -13,7 +13,12 @@ export async function addMemory(t: TestApp, payload: Record<string, unknown>, ke
 }
 
 /** Search and return the memories' contents in rank order. */
-export async function searchContents(t: TestApp, payload: Record<string, unknown>, query = '', key = t.key): Promise<string[]> {
+export async function searchContents(
+  t: TestApp,
+  payload: Record<string, unknown>,
+  query = '',
+  key = t.key,
+): Promise<string[]> {
   const res = await post(t, `/v1/memory/search${query}`, payload, key);
   if (res.statusCode !== 200) throw new Error(`search failed: ${res.statusCode} ${res.body}`);
   return res.json().data.memories.map((m: { content: string }) => m.content);

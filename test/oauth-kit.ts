@@ -17,7 +17,10 @@ export interface OAuthRig {
   /** An organization named `acme` (the `org` claim of bob). */
   acmeOrgId: string;
   /** GET /login → provider (as `sub`) → GET /callback, all answering JSON. */
-  login(sub: string, o?: { state?: string; redirectUri?: string; clientType?: string; deny?: boolean }): Promise<{
+  login(
+    sub: string,
+    o?: { state?: string; redirectUri?: string; clientType?: string; deny?: boolean },
+  ): Promise<{
     redirectUrl: string;
     callback: URL;
     code: string;
@@ -42,7 +45,12 @@ export async function startOAuthRig(
       { client_id: 'engram-ext', client_secret: 'engram-ext-secret' },
     ],
   });
-  idp.accounts.set('alice', { sub: 'alice', email: 'alice@example.com', name: 'Alice Liddell', picture: 'https://img.example.com/alice.png' });
+  idp.accounts.set('alice', {
+    sub: 'alice',
+    email: 'alice@example.com',
+    name: 'Alice Liddell',
+    picture: 'https://img.example.com/alice.png',
+  });
   idp.accounts.set('bob', { sub: 'bob', email: 'bob@acme.example', name: 'Bob', org: 'acme' });
   idp.accounts.set('eve', { sub: 'eve', email: 'eve@example.com', name: 'Eve', org: 'no-such-org' });
   const t = await startApp(store, {
@@ -85,7 +93,11 @@ export async function startOAuthRig(
     },
     async tokens(sub, o = {}) {
       const { code } = await rig.login(sub, o);
-      const res = await token({ grant_type: 'authorization_code', code, redirect_uri: o.redirectUri ?? PLUGIN_REDIRECT });
+      const res = await token({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: o.redirectUri ?? PLUGIN_REDIRECT,
+      });
       if (res.statusCode !== 200) throw new Error(`/token answered ${res.statusCode}: ${res.body}`);
       return res.json();
     },

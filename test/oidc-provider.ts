@@ -80,10 +80,20 @@ export async function startTestProvider(opts: {
       const details = await provider.interactionDetails(req, res);
       const who = pending.get('next')!;
       if (who.deny) {
-        return provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The user refused' }, { mergeWithLastSubmission: false });
+        return provider.interactionFinished(
+          req,
+          res,
+          { error: 'access_denied', error_description: 'The user refused' },
+          { mergeWithLastSubmission: false },
+        );
       }
       if (details.prompt.name === 'login') {
-        return provider.interactionFinished(req, res, { login: { accountId: who.sub } }, { mergeWithLastSubmission: false });
+        return provider.interactionFinished(
+          req,
+          res,
+          { login: { accountId: who.sub } },
+          { mergeWithLastSubmission: false },
+        );
       }
       const grant = details.grantId
         ? await provider.Grant.find(details.grantId)

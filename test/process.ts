@@ -17,7 +17,11 @@ export interface Server {
  * SERVER_NODE_ARGS adds node flags to it, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to
  * profile a bench's server (node refuses --cpu-prof in NODE_OPTIONS).
  */
-export function runMain(env: Record<string, string>): { proc: ChildProcess; output: () => string; exited: Promise<number | null> } {
+export function runMain(env: Record<string, string>): {
+  proc: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+} {
   const nodeArgs = (process.env.SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
@@ -60,7 +64,10 @@ export async function startServer(env: Record<string, string>, timeoutMs = 90_00
       r.proc.kill('SIGKILL');
       throw new Error(`server did not start in time:\n${r.output()}`);
     }
-    const ok = await fetch(`${url}/health`).then((res) => res.ok, () => false);
+    const ok = await fetch(`${url}/health`).then(
+      (res) => res.ok,
+      () => false,
+    );
     if (ok) break;
     await new Promise((res) => setTimeout(res, 25));
   }

@@ -20,7 +20,13 @@ export async function startReceiver(respond: (r: Received, n: number) => number 
     let raw = '';
     req.on('data', (c) => (raw += c));
     req.on('end', () => {
-      const r: Received = { path: req.url ?? '/', headers: req.headers, raw, body: raw ? JSON.parse(raw) : null, receivedAt: performance.now() };
+      const r: Received = {
+        path: req.url ?? '/',
+        headers: req.headers,
+        raw,
+        body: raw ? JSON.parse(raw) : null,
+        receivedAt: performance.now(),
+      };
       received.push(r);
       const n = received.filter((x) => x.path === r.path).length;
       res.writeHead(respond(r, n), { 'content-type': 'text/plain' }).end('ok');

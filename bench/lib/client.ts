@@ -66,11 +66,16 @@ export function memoryApi(baseUrl: string, apiKey: string, opts: { process?: boo
     async addBatch(memories) {
       // batch_size = the whole request, so the server embeds it in one go like the bare-embedder measurement.
       // Without `process`, memories are stored and embedded only (no graph): what search needs.
-      const r = await post(`/v1/memory/batch${opts.process ? '' : '?skip_background_processing=true'}`, { memories, batch_size: memories.length });
+      const r = await post(`/v1/memory/batch${opts.process ? '' : '?skip_background_processing=true'}`, {
+        memories,
+        batch_size: memories.length,
+      });
       if (r.batch_id) batchIds.push(r.batch_id);
       // A 207 is still "ok" for fetch; a benchmark over partly stored data would mislead, so fail loudly.
       if (r.total_failed > 0 || r.total_successful !== memories.length) {
-        throw new Error(`batch stored ${r.total_successful} of ${memories.length}; first error: ${JSON.stringify(r.errors?.[0])}`);
+        throw new Error(
+          `batch stored ${r.total_successful} of ${memories.length}; first error: ${JSON.stringify(r.errors?.[0])}`,
+        );
       }
     },
     async addAll(memories, inflight) {
@@ -92,7 +97,8 @@ export function memoryApi(baseUrl: string, apiKey: string, opts: { process?: boo
     },
     async search(body, maxMemories) {
       const r = await post(`/v1/memory/search?max_memories=${maxMemories}`, body);
-      if (!Array.isArray(r.data?.memories)) throw new Error(`search answered without data.memories: ${JSON.stringify(r).slice(0, 500)}`);
+      if (!Array.isArray(r.data?.memories))
+        throw new Error(`search answered without data.memories: ${JSON.stringify(r).slice(0, 500)}`);
       return r.data.memories;
     },
   };

@@ -51,14 +51,17 @@ export function parseSessionDate(text: string): Date {
   const dayMonth = /\b(\d{1,2})(?:st|nd|rd|th)?\s+([a-z]+)\.?,?\s+(\d{4})\b/.exec(s);
   const monthDay = /\b([a-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b/.exec(s);
   let day: number, monthName: string, year: number;
-  if (dayMonth && monthIndex(dayMonth[2]) >= 0) [day, monthName, year] = [Number(dayMonth[1]), dayMonth[2], Number(dayMonth[3])];
-  else if (monthDay && monthIndex(monthDay[1]) >= 0) [day, monthName, year] = [Number(monthDay[2]), monthDay[1], Number(monthDay[3])];
+  if (dayMonth && monthIndex(dayMonth[2]) >= 0)
+    [day, monthName, year] = [Number(dayMonth[1]), dayMonth[2], Number(dayMonth[3])];
+  else if (monthDay && monthIndex(monthDay[1]) >= 0)
+    [day, monthName, year] = [Number(monthDay[2]), monthDay[1], Number(monthDay[3])];
   else throw new Error(`Unrecognised session date: ${JSON.stringify(text)}`);
   let hour = time ? Number(time[1]) : 0;
   const minute = time ? Number(time[2]) : 0;
   if (time?.[3]) hour = (hour % 12) + (time[3] === 'pm' ? 12 : 0); // 12:xx am is 00:xx, 12:xx pm is 12:xx
   const date = new Date(Date.UTC(year, monthIndex(monthName), day, hour, minute));
-  if (date.getUTCDate() !== day || hour > 23 || minute > 59) throw new Error(`Invalid session date: ${JSON.stringify(text)}`);
+  if (date.getUTCDate() !== day || hour > 23 || minute > 59)
+    throw new Error(`Invalid session date: ${JSON.stringify(text)}`);
   return date;
 }
 
@@ -101,7 +104,11 @@ export function loadLocomo(file: string): Conversation[] {
         start: parseSessionDate(String(c.conversation[`session_${n}_date_time`])),
         turns: c.conversation[`session_${n}`] as Turn[],
       }));
-    const questions = c.qa.map((q) => ({ question: q.question, category: q.category, evidence: normaliseEvidence(q.evidence ?? []) }));
+    const questions = c.qa.map((q) => ({
+      question: q.question,
+      category: q.category,
+      evidence: normaliseEvidence(q.evidence ?? []),
+    }));
     return { sampleId: c.sample_id, sessions, questions };
   });
 }

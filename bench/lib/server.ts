@@ -19,7 +19,12 @@ export const tmpDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'engram-bench-
  * Start a server with `key` as its bootstrap key and no rate limit, on PostgreSQL when
  * `databaseUrl` is given, else on PGlite in `dataDir` (which also holds the model caches).
  */
-export function startBenchServer(opts: { dataDir: string; key: string; databaseUrl?: string; env?: Record<string, string> }): Promise<Server> {
+export function startBenchServer(opts: {
+  dataDir: string;
+  key: string;
+  databaseUrl?: string;
+  env?: Record<string, string>;
+}): Promise<Server> {
   return startServer(
     {
       DATA_DIR: opts.dataDir,
@@ -76,7 +81,11 @@ export function dropDatabase(baseUrl: string, name: string): Promise<void> {
  * Run `fn` against a server on a store made for it: a throwaway PostgreSQL database on the
  * server of `pgBaseUrl` when given, else PGlite in a temp dir. Both are removed afterwards.
  */
-export async function withFreshServer<T>(pgBaseUrl: string | undefined, fn: (server: Server, key: string) => Promise<T>, env?: Record<string, string>): Promise<T> {
+export async function withFreshServer<T>(
+  pgBaseUrl: string | undefined,
+  fn: (server: Server, key: string) => Promise<T>,
+  env?: Record<string, string>,
+): Promise<T> {
   const dataDir = tmpDir();
   const dbName = pgBaseUrl ? `engram_bench_${randomBytes(4).toString('hex')}` : undefined;
   try {

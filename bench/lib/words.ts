@@ -6,9 +6,14 @@
  */
 import nlp from 'compromise';
 
-const list = (s: string) => s.split(',').map((w) => w.trim()).filter(Boolean);
+const list = (s: string) =>
+  s
+    .split(',')
+    .map((w) => w.trim())
+    .filter(Boolean);
 
-export const FOODS = list(`sushi, ramen, pad thai, tacos al pastor, margherita pizza, lasagna, pho, bibimbap, falafel, hummus,
+export const FOODS =
+  list(`sushi, ramen, pad thai, tacos al pastor, margherita pizza, lasagna, pho, bibimbap, falafel, hummus,
   shakshuka, paella, risotto, gnocchi, carbonara, dumplings, dim sum, peking duck, butter chicken, chana masala, dal makhani,
   biryani, masala dosa, samosas, ceviche, empanadas, arepas, feijoada, moussaka, souvlaki, spanakopita, baklava, tiramisu,
   cheesecake, apple pie, pancakes, waffles, french toast, eggs benedict, avocado toast, granola, oatmeal, bagels with lox,
@@ -22,17 +27,20 @@ export const FOODS = list(`sushi, ramen, pad thai, tacos al pastor, margherita p
   carrot cake, banana bread, blueberry muffins, cinnamon rolls, churros, mochi, matcha latte, cold brew, chai, kombucha,
   oat milk cappuccino, espresso, green smoothies, acai bowls, protein shakes, trail mix, dark chocolate, cheese platters`);
 
-export const CUISINES = list(`Italian, Japanese, Thai, Mexican, Indian, Korean, Vietnamese, Greek, Lebanese, Turkish, Spanish,
+export const CUISINES =
+  list(`Italian, Japanese, Thai, Mexican, Indian, Korean, Vietnamese, Greek, Lebanese, Turkish, Spanish,
   French, Ethiopian, Moroccan, Peruvian, Brazilian, Chinese, Sichuan, Cantonese, Malaysian, Indonesian, Georgian, Persian,
   Portuguese, Argentinian, Cajun, Caribbean, Nepalese, Sri Lankan, Filipino, vegan, vegetarian, seafood, farm-to-table`);
 
-export const OCCASIONS = list(`birthday dinners, date night, team lunches, Sunday brunch, family gatherings, the holidays,
+export const OCCASIONS =
+  list(`birthday dinners, date night, team lunches, Sunday brunch, family gatherings, the holidays,
   Thanksgiving, Christmas Eve, New Year's Eve, weeknight dinners, road trips, long flights, movie nights, game nights,
   picnics, camping trips, housewarming parties, baby showers, weddings, anniversaries, client dinners, working lunches,
   late-night snacks, post-workout meals, rainy days, summer barbecues, office parties, graduation parties, potlucks,
   book club evenings, the kids' school events, hiking days, beach weekends, ski trips, business trips, breakfast meetings`);
 
-export const HOBBIES = list(`rock climbing, bouldering, trail running, marathon training, cycling, mountain biking, swimming,
+export const HOBBIES =
+  list(`rock climbing, bouldering, trail running, marathon training, cycling, mountain biking, swimming,
   yoga, pilates, tennis, padel, badminton, table tennis, golf, surfing, kayaking, sailing, scuba diving, skiing,
   snowboarding, ice skating, salsa dancing, tango, ballet, pottery, woodworking, knitting, crochet, quilting, embroidery,
   watercolor painting, oil painting, sketching, calligraphy, photography, film photography, birdwatching, gardening,
@@ -42,17 +50,20 @@ export const HOBBIES = list(`rock climbing, bouldering, trail running, marathon 
   stand-up comedy, improv theater, volunteering at the shelter, coaching youth soccer, astronomy, geocaching,
   model trains, drone flying, 3D printing, electronics tinkering, coding side projects, chess puzzles, meditation`);
 
-export const VENUES = list(`farmers market, public library, community center, climbing gym, yoga studio, coworking space,
+export const VENUES =
+  list(`farmers market, public library, community center, climbing gym, yoga studio, coworking space,
   coffee roastery, bakery, bookstore, art museum, botanical garden, city park, riverside trail, harbor, train station,
   airport lounge, hospital, dental clinic, pharmacy, hardware store, garden center, music school, dance studio,
   swimming pool, tennis club, golf course, ski resort, conference center, town hall, post office, bike shop, cinema,
   jazz club, wine bar, brewery, night market, food hall, science museum, aquarium, zoo, stadium, concert hall, university campus`);
 
-export const RELATIONS = list(`my sister, my brother, my mom, my dad, my wife, my husband, my partner, my son, my daughter,
+export const RELATIONS =
+  list(`my sister, my brother, my mom, my dad, my wife, my husband, my partner, my son, my daughter,
   my cousin, my aunt, my uncle, my grandmother, my grandfather, my best friend, my neighbor, my manager, my colleague,
   my mentor, my roommate, my landlord, my coach, my therapist, my accountant, my doctor`);
 
-export const TASK_VERBS = list(`review, renew, book, cancel, reschedule, send, sign, file, pay, update, call, email, pick up,
+export const TASK_VERBS =
+  list(`review, renew, book, cancel, reschedule, send, sign, file, pay, update, call, email, pick up,
   drop off, return, order, buy, fix, clean, organize, prepare, print, scan, submit, confirm, back up, pack, water, walk,
   register for, sign up for, follow up on, write up, draft, proofread, approve, deploy, test, refactor, archive, migrate,
   document, benchmark, present, outline, budget for, research, compare, plan, invite people to`);
@@ -68,7 +79,9 @@ export const JOBS = list(`product manager, software engineer, data scientist, de
   translator, pilot, flight attendant, civil engineer, researcher, librarian, social worker, real estate agent,
   financial advisor, operations manager, startup founder, game developer, musician`);
 
-export const CHANNELS = list(`email, text message, phone call, Slack, WhatsApp, Signal, video call, LinkedIn, Telegram`);
+export const CHANNELS = list(
+  `email, text message, phone call, Slack, WhatsApp, Signal, video call, LinkedIn, Telegram`,
+);
 
 export const ALLERGENS = list(`peanuts, tree nuts, shellfish, gluten, lactose, eggs, soy, sesame, strawberries, kiwi,
   cat dander, pollen, penicillin, latex, bee stings, mustard, celery, sulfites`);
@@ -77,7 +90,9 @@ export const TRANSPORT = list(`bus, tram, subway, ferry, commuter train, bike, e
 
 export const PARTS_OF_DAY = list(`morning, afternoon, evening, late evening, lunch break, early morning`);
 export const WEEKDAYS = list(`Monday, Tuesday, Wednesday, Thursday, Friday, Saturday, Sunday`);
-export const MONTHS = list(`January, February, March, April, May, June, July, August, September, October, November, December`);
+export const MONTHS = list(
+  `January, February, March, April, May, June, July, August, September, October, November, December`,
+);
 
 /** Closing remarks appended to some memories, so lengths spread over 10-40 words. */
 export const FOLLOW_UPS = [

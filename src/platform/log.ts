@@ -7,11 +7,7 @@ export function createLogger(level: string): Logger {
   return pino({
     level,
     redact: {
-      paths: [
-        'req.headers["x-api-key"]',
-        'req.headers.authorization',
-        'req.headers["x-session-token"]',
-      ],
+      paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers["x-session-token"]'],
       censor: '[redacted]',
     },
   });

@@ -15,8 +15,11 @@ export class AppError extends Error {
   }
 }
 
-export const badRequest = (msg: string, details: Record<string, unknown> | null = null) => new AppError(400, msg, details);
+export const badRequest = (msg: string, details: Record<string, unknown> | null = null) =>
+  new AppError(400, msg, details);
 export const unauthorized = (msg = 'Missing or invalid credentials') => new AppError(401, msg);
-export const forbidden = (msg: string, details: Record<string, unknown> | null = null) => new AppError(403, msg, details);
+export const forbidden = (msg: string, details: Record<string, unknown> | null = null) =>
+  new AppError(403, msg, details);
 export const notFound = (what: string) => new AppError(404, `${what} not found`);
-export const unprocessable = (msg: string, details: Record<string, unknown> | null = null) => new AppError(422, msg, details);
+export const unprocessable = (msg: string, details: Record<string, unknown> | null = null) =>
+  new AppError(422, msg, details);

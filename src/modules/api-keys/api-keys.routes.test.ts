@@ -18,7 +18,8 @@ for (const store of testStores) {
     after(() => t.close());
     const call = (method: any, url: string, payload?: unknown, key = t.key) =>
       t.app.inject({ method, url, headers: { 'x-api-key': key }, payload: payload as any });
-    const mint = (namespaceId: string, body: Record<string, unknown>, key = t.key) => call('POST', `/v1/namespace/${namespaceId}/api-keys`, body, key);
+    const mint = (namespaceId: string, body: Record<string, unknown>, key = t.key) =>
+      call('POST', `/v1/namespace/${namespaceId}/api-keys`, body, key);
 
     it('mints a key (full key once, prefix = first 24 chars, hash stored) that works only inside its namespace', async () => {
       const res = await mint(ns, { name: 'ingest bot', environment: 'staging', permissions: ['read', 'write'] });
@@ -44,7 +45,10 @@ for (const store of testStores) {
       const [row] = await t.db.query<any>('SELECT namespace_id FROM memories WHERE id = $1', [memId]);
       assert.equal(row.namespace_id, ns);
       const elsewhere = await makeNamespace(t.db, t.orgId);
-      assertEnvelope(await call('POST', '/v1/memory', { content: 'x', external_user_id: 'b', namespace_id: elsewhere }, d.key), 403);
+      assertEnvelope(
+        await call('POST', '/v1/memory', { content: 'x', external_user_id: 'b', namespace_id: elsewhere }, d.key),
+        403,
+      );
       assertEnvelope(await call('DELETE', `/v1/memory/${memId}`, undefined, d.key), 403);
 
       const list = (await call('GET', `/v1/namespace/${ns}/api-keys`)).json();
@@ -90,17 +94,23 @@ for (const store of testStores) {
       assert.equal(res.json().key_id, d.objectId);
       assertEnvelope(await call('GET', '/v1/namespace', undefined, d.key), 401);
       assertEnvelope(await call('DELETE', `/v1/namespace/${ns}/api-keys/${d.objectId}`), 404);
-      const listed = (await call('GET', `/v1/namespace/${ns}/api-keys`)).json().data.find((k: any) => k.objectId === d.objectId);
+      const listed = (await call('GET', `/v1/namespace/${ns}/api-keys`))
+        .json()
+        .data.find((k: any) => k.objectId === d.objectId);
       assert.equal(listed.is_active, false);
     });
 
     it('another organization cannot mint, list or revoke keys of our namespace, and nothing is created', async () => {
       const other = await makeOrg(t.db);
-      const before = (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM api_keys WHERE namespace_id = $1', [ns]))[0].n;
+      const before = (
+        await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM api_keys WHERE namespace_id = $1', [ns])
+      )[0].n;
       assertEnvelope(await mint(ns, { name: 'intruder' }, other.key), 404);
       assertEnvelope(await call('GET', `/v1/namespace/${ns}/api-keys`, undefined, other.key), 404);
       assertEnvelope(await call('DELETE', `/v1/namespace/${ns}/api-keys/${knownKeyId}`, undefined, other.key), 404);
-      const after = (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM api_keys WHERE namespace_id = $1', [ns]))[0].n;
+      const after = (
+        await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM api_keys WHERE namespace_id = $1', [ns])
+      )[0].n;
       assert.equal(after, before);
       const [k] = await t.db.query<any>('SELECT is_active FROM api_keys WHERE id = $1', [knownKeyId]);
       assert.equal(k.is_active, true);
@@ -109,9 +119,20 @@ for (const store of testStores) {
     describe('auth kit', () => {
       const kit = (label: string, method: any, url: () => string, permission: any, payload?: () => unknown) =>
         authKit(() => t, { label, method, url, permission, payload });
-      kit('POST /v1/namespace/:id/api-keys', 'POST', () => `/v1/namespace/${ns}/api-keys`, 'write', () => ({ name: 'kit', permissions: ['read'] }));
+      kit(
+        'POST /v1/namespace/:id/api-keys',
+        'POST',
+        () => `/v1/namespace/${ns}/api-keys`,
+        'write',
+        () => ({ name: 'kit', permissions: ['read'] }),
+      );
       kit('GET /v1/namespace/:id/api-keys', 'GET', () => `/v1/namespace/${ns}/api-keys`, 'read');
-      kit('DELETE /v1/namespace/:id/api-keys/:key_id', 'DELETE', () => `/v1/namespace/${ns}/api-keys/${knownKeyId}`, 'delete');
+      kit(
+        'DELETE /v1/namespace/:id/api-keys/:key_id',
+        'DELETE',
+        () => `/v1/namespace/${ns}/api-keys/${knownKeyId}`,
+        'delete',
+      );
     });
   });
 }

@@ -6,8 +6,14 @@ const permission = z.enum(['read', 'write', 'delete']);
 export const createKeyBody = z.object({
   name: z.string().trim().min(1).max(200).describe('Human-readable, shown in admin UIs'),
   environment: z.enum(['development', 'staging', 'production']).optional().describe('Default: production'),
-  permissions: z.array(permission).min(1).max(3).optional()
-    .describe('A subset of read, write, delete, and of the minting key\'s own permissions. Default: the minting key\'s permissions'),
+  permissions: z
+    .array(permission)
+    .min(1)
+    .max(3)
+    .optional()
+    .describe(
+      "A subset of read, write, delete, and of the minting key's own permissions. Default: the minting key's permissions",
+    ),
 });
 export type CreateKeyBody = z.infer<typeof createKeyBody>;
 
@@ -29,7 +35,12 @@ export const apiKeyRecord = z.object({
 });
 export type ApiKeyRecord = z.infer<typeof apiKeyRecord>;
 
-const envelope = { code: z.number().int(), status: z.string(), error: z.string().nullable(), details: z.unknown().nullable() };
+const envelope = {
+  code: z.number().int(),
+  status: z.string(),
+  error: z.string().nullable(),
+  details: z.unknown().nullable(),
+};
 
 export const createKeyResponse = z.object({
   ...envelope,

@@ -45,7 +45,9 @@ export function createApiKeysService(db: Db) {
       const permissions = [...new Set(body.permissions ?? [...actor.permissions])] as Permission[];
       const excess = permissions.filter((p) => !actor.permissions.has(p));
       if (excess.length) {
-        throw forbidden(`A key cannot grant permissions its minter lacks: ${excess.join(', ')}`, { permissions: excess });
+        throw forbidden(`A key cannot grant permissions its minter lacks: ${excess.join(', ')}`, {
+          permissions: excess,
+        });
       }
       const key = generateApiKey('ns');
       const row = await insertApiKey(db, {

@@ -19,9 +19,14 @@ const COLUMNS =
   'id, organization_id, namespace_id, user_id, name, environment, permissions, key_prefix, is_active, created_at, last_used_at';
 
 /** The active, unrevoked key with this hash, if any, and whether its namespace (if any) is active. */
-export async function findActiveKeyByHash(db: Queryable, keyHash: string): Promise<(ApiKeyRow & { namespace_active: boolean | null }) | undefined> {
+export async function findActiveKeyByHash(
+  db: Queryable,
+  keyHash: string,
+): Promise<(ApiKeyRow & { namespace_active: boolean | null }) | undefined> {
   const rows = await db.query<ApiKeyRow & { namespace_active: boolean | null }>(
-    `SELECT ${COLUMNS.split(', ').map((c) => `k.${c}`).join(', ')}, n.is_active AS namespace_active
+    `SELECT ${COLUMNS.split(', ')
+      .map((c) => `k.${c}`)
+      .join(', ')}, n.is_active AS namespace_active
      FROM api_keys k LEFT JOIN namespaces n ON n.id = k.namespace_id
      WHERE k.key_hash = $1 AND k.is_active AND k.revoked_at IS NULL`,
     [keyHash],
@@ -73,7 +78,11 @@ export async function touchApiKey(db: Queryable, id: string): Promise<void> {
 }
 
 /** Keys bound to one namespace of the organization, newest first (never the hash). */
-export async function listNamespaceKeys(db: Queryable, organizationId: string, namespaceId: string): Promise<ApiKeyRow[]> {
+export async function listNamespaceKeys(
+  db: Queryable,
+  organizationId: string,
+  namespaceId: string,
+): Promise<ApiKeyRow[]> {
   return db.query<ApiKeyRow>(
     `SELECT ${COLUMNS} FROM api_keys WHERE organization_id = $1 AND namespace_id = $2 ORDER BY created_at DESC, id DESC`,
     [organizationId, namespaceId],
@@ -81,7 +90,12 @@ export async function listNamespaceKeys(db: Queryable, organizationId: string, n
 }
 
 /** Revoke a key of one namespace; false when it is not there (or already revoked). */
-export async function revokeNamespaceKey(db: Queryable, organizationId: string, namespaceId: string, id: string): Promise<boolean> {
+export async function revokeNamespaceKey(
+  db: Queryable,
+  organizationId: string,
+  namespaceId: string,
+  id: string,
+): Promise<boolean> {
   const rows = await db.query(
     `UPDATE api_keys SET is_active = false, revoked_at = now()
      WHERE organization_id = $1 AND namespace_id = $2 AND id = $3 AND revoked_at IS NULL RETURNING id`,
@@ -94,7 +108,10 @@ export async function revokeNamespaceKey(db: Queryable, organizationId: string, 
  * Operator revocation by key id, in whatever organization it lives (the admin CLI runs
  * with database access, outside tenancy). Returns the key's organization, if revoked.
  */
-export async function revokeApiKeyById(db: Queryable, id: string): Promise<{ organization_id: string; namespace_id: string | null } | undefined> {
+export async function revokeApiKeyById(
+  db: Queryable,
+  id: string,
+): Promise<{ organization_id: string; namespace_id: string | null } | undefined> {
   const rows = await db.query<{ organization_id: string; namespace_id: string | null }>(
     `UPDATE api_keys SET is_active = false, revoked_at = now() WHERE id = $1 AND revoked_at IS NULL
      RETURNING organization_id, namespace_id`,

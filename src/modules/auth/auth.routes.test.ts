@@ -29,7 +29,8 @@ for (const store of testStores) {
 
     it("records a key's use, then asks the store again only after a minute", async () => {
       const { key, id } = await makeKey(t.db, t.orgId);
-      const lastUsed = async () => (await t.db.query<{ at: Date | null }>('SELECT last_used_at AS at FROM api_keys WHERE id = $1', [id]))[0]?.at;
+      const lastUsed = async () =>
+        (await t.db.query<{ at: Date | null }>('SELECT last_used_at AS at FROM api_keys WHERE id = $1', [id]))[0]?.at;
       assert.equal((await me({ 'x-api-key': key })).statusCode, 200);
       let first: Date | null | undefined;
       for (let i = 0; i < 50 && !(first = await lastUsed()); i++) await new Promise((r) => setTimeout(r, 10)); // written beside the request

@@ -99,7 +99,10 @@ export function createAuthenticator(db: Db, verifyBearer: BearerVerifier = noBea
       if (c.apiKey) {
         const key = await findActiveKeyByHash(db, hashSecret(c.apiKey));
         if (!key) throw unauthorized('Invalid or revoked API key');
-        if (key.namespace_active === false) throw forbidden('The namespace of this API key is deactivated (is_active: false)', { namespace_id: key.namespace_id });
+        if (key.namespace_active === false)
+          throw forbidden('The namespace of this API key is deactivated (is_active: false)', {
+            namespace_id: key.namespace_id,
+          });
         touch(key.id);
         actor = {
           organizationId: key.organization_id,
@@ -114,7 +117,8 @@ export function createAuthenticator(db: Db, verifyBearer: BearerVerifier = noBea
       const token = await tokenIdentity(c);
       if (!token) return actor!;
       if (actor) {
-        if (token.id.organizationId !== actor.organizationId) throw unauthorized('Token and API key belong to different organizations');
+        if (token.id.organizationId !== actor.organizationId)
+          throw unauthorized('Token and API key belong to different organizations');
         return { ...actor, userId: token.id.userId, sessionId: token.id.sessionId, methods: ['api_key', token.method] };
       }
       return {
@@ -127,6 +131,7 @@ export function createAuthenticator(db: Db, verifyBearer: BearerVerifier = noBea
         methods: [token.method],
       };
     },
-    currentUser: (actor) => (actor.userId ? getUser(db, actor.organizationId, actor.userId) : Promise.resolve(undefined)),
+    currentUser: (actor) =>
+      actor.userId ? getUser(db, actor.organizationId, actor.userId) : Promise.resolve(undefined),
   };
 }

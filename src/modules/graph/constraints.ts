@@ -1,5 +1,12 @@
 import { AppError } from '../../shared/errors.ts';
-import type { NodeConstraint, EdgeConstraint, PropertyMatch, SetValue, ViaRelationship, WhenCondition } from './policy.schemas.ts';
+import type {
+  NodeConstraint,
+  EdgeConstraint,
+  PropertyMatch,
+  SetValue,
+  ViaRelationship,
+  WhenCondition,
+} from './policy.schemas.ts';
 import { DEFAULT_THRESHOLD } from './policy.schemas.ts';
 import { canonicalKey, type NodeRow } from './graph.store.ts';
 
@@ -82,21 +89,36 @@ export function wordCosine(a: string, b: string): number {
   return dot ? dot / (norm(x) * norm(y)) : 0;
 }
 
-const propsOf = (n: { name: string; properties: Record<string, unknown> }): Record<string, unknown> => ({ ...n.properties, name: n.name });
+const propsOf = (n: { name: string; properties: Record<string, unknown> }): Record<string, unknown> => ({
+  ...n.properties,
+  name: n.name,
+});
 
 function matches(p: PropertyMatch, wanted: unknown, candidate: NodeRow): boolean {
   const have = propsOf(candidate)[p.name];
   if (have === undefined || wanted === undefined) return false;
-  if (p.mode === 'exact') return typeof wanted === 'string' && typeof have === 'string' ? canonicalKey(wanted) === canonicalKey(have) : wanted === have;
-  const score = p.mode === 'fuzzy' ? fuzzyRatio(String(wanted), String(have)) : wordCosine(String(wanted), String(have));
+  if (p.mode === 'exact')
+    return typeof wanted === 'string' && typeof have === 'string'
+      ? canonicalKey(wanted) === canonicalKey(have)
+      : wanted === have;
+  const score =
+    p.mode === 'fuzzy' ? fuzzyRatio(String(wanted), String(have)) : wordCosine(String(wanted), String(have));
   return score >= (p.threshold ?? DEFAULT_THRESHOLD[p.mode]);
 }
 
 /** The most similar candidate by embedding, if it reaches the threshold. */
-async function semanticMatch(p: PropertyMatch, wanted: unknown, pool: NodeRow[], similarity: Similarity): Promise<NodeRow | undefined> {
+async function semanticMatch(
+  p: PropertyMatch,
+  wanted: unknown,
+  pool: NodeRow[],
+  similarity: Similarity,
+): Promise<NodeRow | undefined> {
   const withValue = pool.filter((n) => propsOf(n)[p.name] !== undefined);
   if (wanted === undefined || !withValue.length) return undefined;
-  const sims = await similarity(String(wanted), withValue.map((n) => String(propsOf(n)[p.name])));
+  const sims = await similarity(
+    String(wanted),
+    withValue.map((n) => String(propsOf(n)[p.name])),
+  );
   let best = -1;
   sims.forEach((x, i) => (best = best < 0 || x > sims[best] ? i : best));
   return sims[best] >= (p.threshold ?? DEFAULT_THRESHOLD.semantic) ? withValue[best] : undefined;
@@ -110,12 +132,21 @@ export interface MatchContext {
 }
 
 /** Keep the stored nodes that have, for every `via` step, a neighbour matching its target search. */
-async function throughRelationships(pool: NodeRow[], via: ViaRelationship[], neighbours: Neighbours): Promise<NodeRow[]> {
+async function throughRelationships(
+  pool: NodeRow[],
+  via: ViaRelationship[],
+  neighbours: Neighbours,
+): Promise<NodeRow[]> {
   let kept = pool;
   for (const v of via) {
-    const next = await neighbours(kept.map((n) => n.id), v);
+    const next = await neighbours(
+      kept.map((n) => n.id),
+      v,
+    );
     const wanted = v.target_search?.properties ?? [];
-    kept = kept.filter((n) => (next.get(n.id) ?? []).some((t) => wanted.every((p) => p.value === undefined || matches(p, p.value, t))));
+    kept = kept.filter((n) =>
+      (next.get(n.id) ?? []).some((t) => wanted.every((p) => p.value === undefined || matches(p, p.value, t))),
+    );
   }
   return kept;
 }
@@ -125,7 +156,11 @@ async function throughRelationships(pool: NodeRow[], via: ViaRelationship[], nei
  * `via_relationship` step), the first match of the properties in priority order; with only
  * relationship steps, the first node they leave.
  */
-async function findExisting(c: NodeConstraint, valueOf: (p: PropertyMatch) => unknown, ctx: MatchContext): Promise<NodeRow | undefined> {
+async function findExisting(
+  c: NodeConstraint,
+  valueOf: (p: PropertyMatch) => unknown,
+  ctx: MatchContext,
+): Promise<NodeRow | undefined> {
   let pool = await ctx.candidates(c.node_type);
   const via = c.search?.via_relationship ?? [];
   if (via.length && ctx.neighbours) pool = await throughRelationships(pool, via, ctx.neighbours);
@@ -133,7 +168,10 @@ async function findExisting(c: NodeConstraint, valueOf: (p: PropertyMatch) => un
   if (!props.length) return via.length ? pool[0] : undefined;
   for (const p of props) {
     const wanted = valueOf(p);
-    const hit = p.mode === 'semantic' && ctx.similarity ? await semanticMatch(p, wanted, pool, ctx.similarity) : pool.find((n) => matches(p, wanted, n));
+    const hit =
+      p.mode === 'semantic' && ctx.similarity
+        ? await semanticMatch(p, wanted, pool, ctx.similarity)
+        : pool.find((n) => matches(p, wanted, n));
     if (hit) return hit;
   }
   return undefined;
@@ -155,7 +193,11 @@ export function fixedValues(set: Record<string, SetValue> | undefined): Record<s
  *   drops it (`on_miss: ignore`) or fails the memory (`on_miss: error`);
  * - fixed `set` values are written on the nodes it applies to.
  */
-export async function applyNodeConstraints(nodes: PlannedNode[], constraints: NodeConstraint[], ctx: MatchContext): Promise<PlannedNode[]> {
+export async function applyNodeConstraints(
+  nodes: PlannedNode[],
+  constraints: NodeConstraint[],
+  ctx: MatchContext,
+): Promise<PlannedNode[]> {
   let out = [...nodes];
   for (const [i, c] of constraints.entries()) {
     const given = (c.search?.properties ?? []).filter((p) => p.value !== undefined);
@@ -171,7 +213,9 @@ export async function applyNodeConstraints(nodes: PlannedNode[], constraints: No
         const name = String(values.name ?? given[0].value);
         out.push({ key: `constraint:${i}`, type: c.node_type, name, properties: { ...values, ...set } });
       } else if (c.on_miss === 'error') {
-        const what = given.length ? given.map((p) => `${p.name}=${p.value}`).join(', ') : `through ${c.search!.via_relationship!.map((v) => v.edge_type).join(', ')}`;
+        const what = given.length
+          ? given.map((p) => `${p.name}=${p.value}`).join(', ')
+          : `through ${c.search!.via_relationship!.map((v) => v.edge_type).join(', ')}`;
         throw new ConstraintError(`No ${c.node_type} matches ${what}`, { node_type: c.node_type });
       }
       continue;
@@ -186,7 +230,11 @@ export async function applyNodeConstraints(nodes: PlannedNode[], constraints: No
       if (hit) {
         kept.push({ ...n, name: hit.name, properties: { ...n.properties, ...set }, existing: true });
       } else if (c.create === 'lookup') {
-        if (c.on_miss === 'error') throw new ConstraintError(`No stored ${c.node_type} matches "${n.name}"`, { node_type: c.node_type, name: n.name });
+        if (c.on_miss === 'error')
+          throw new ConstraintError(`No stored ${c.node_type} matches "${n.name}"`, {
+            node_type: c.node_type,
+            name: n.name,
+          });
       } else {
         kept.push({ ...n, properties: { ...n.properties, ...set } });
       }
@@ -202,7 +250,11 @@ export async function applyNodeConstraints(nodes: PlannedNode[], constraints: No
  * `create: lookup` only those between two stored (matched) nodes are kept, and a miss is
  * an error with `on_miss: error`.
  */
-export function applyEdgeConstraints(edges: PlannedEdge[], nodes: PlannedNode[], constraints: EdgeConstraint[]): PlannedEdge[] {
+export function applyEdgeConstraints(
+  edges: PlannedEdge[],
+  nodes: PlannedNode[],
+  constraints: EdgeConstraint[],
+): PlannedEdge[] {
   const byKey = new Map(nodes.map((n) => [n.key, n]));
   let out = [...edges];
   for (const c of constraints) {
@@ -211,14 +263,18 @@ export function applyEdgeConstraints(edges: PlannedEdge[], nodes: PlannedNode[],
       const t = byKey.get(e.target);
       if (e.type !== c.edge_type || !s || !t) return false;
       const forward = (!c.source_type || s.type === c.source_type) && (!c.target_type || t.type === c.target_type);
-      const backward = c.direction === 'both' && (!c.source_type || t.type === c.source_type) && (!c.target_type || s.type === c.target_type);
+      const backward =
+        c.direction === 'both' &&
+        (!c.source_type || t.type === c.source_type) &&
+        (!c.target_type || s.type === c.target_type);
       return (forward || backward) && holds(c.when, e.properties);
     };
     const set = fixedValues(c.set);
     out = out.flatMap((e) => {
       if (!applies(e)) return [e];
       if (c.create === 'lookup' && !(byKey.get(e.source)?.existing && byKey.get(e.target)?.existing)) {
-        if (c.on_miss === 'error') throw new ConstraintError(`${c.edge_type} needs stored nodes at both ends`, { edge_type: c.edge_type });
+        if (c.on_miss === 'error')
+          throw new ConstraintError(`${c.edge_type} needs stored nodes at both ends`, { edge_type: c.edge_type });
         return [];
       }
       return [{ ...e, properties: { ...e.properties, ...set } }];

@@ -7,8 +7,22 @@ import { getMemory, type MemoryRow } from '../memories/memories.store.ts';
 import type { ProcessingStep, StepWrites } from '../memories/memories.jobs.ts';
 import { applyConsent, requestedSchemaId, resolveGraphPlan } from './policy.ts';
 import type { GraphPlan, ViaRelationship } from './policy.schemas.ts';
-import { canonicalKey, neighboursVia, nodesOfType, setMemoryEdges, setMemoryNodes, upsertNodes, type NodeRow } from './graph.store.ts';
-import { existingMemoryIds, linkOwnMemoryNode, previousMemoryIds, relatedMemoryIds, stillCurrent } from './links.store.ts';
+import {
+  canonicalKey,
+  neighboursVia,
+  nodesOfType,
+  setMemoryEdges,
+  setMemoryNodes,
+  upsertNodes,
+  type NodeRow,
+} from './graph.store.ts';
+import {
+  existingMemoryIds,
+  linkOwnMemoryNode,
+  previousMemoryIds,
+  relatedMemoryIds,
+  stillCurrent,
+} from './links.store.ts';
 import { extractionSchema } from './schema-bridge.ts';
 import type { ActiveSchema } from '../schemas/schemas.service.ts';
 import { recordSchemaUse } from '../schemas/schemas.store.ts';
@@ -45,18 +59,30 @@ export interface GraphBuilderDeps {
 
 /** `set: {prop: {mode: auto, prompt}}` of the node constraints, as guidance for a model extractor. */
 function autoGuidance(plan: GraphPlan): string[] {
-  return plan.node_constraints.flatMap((c) => Object.entries(c.set ?? {})
-    .flatMap(([prop, v]) => (v.mode === 'auto' && v.prompt ? [`${c.node_type}.${prop}: ${v.prompt}`] : [])));
+  return plan.node_constraints.flatMap((c) =>
+    Object.entries(c.set ?? {}).flatMap(([prop, v]) =>
+      v.mode === 'auto' && v.prompt ? [`${c.node_type}.${prop}: ${v.prompt}`] : [],
+    ),
+  );
 }
 
-const memoryNode = (key: string, memoryId: string): PlannedNode => ({ key, type: 'Memory', name: memoryId, properties: { memory_id: memoryId } });
+const memoryNode = (key: string, memoryId: string): PlannedNode => ({
+  key,
+  type: 'Memory',
+  name: memoryId,
+  properties: { memory_id: memoryId },
+});
 
 /**
  * The request's plan was validated when the memory was written; a schema's memory_policy can
  * still conflict with it (the schema changed since). Retrying cannot fix that, so the request
  * alone decides then, and the conflict is logged.
  */
-function planWithSchema(graph: Record<string, unknown>, schemaPolicy: Record<string, unknown> | null, log?: Logger): GraphPlan {
+function planWithSchema(
+  graph: Record<string, unknown>,
+  schemaPolicy: Record<string, unknown> | null,
+  log?: Logger,
+): GraphPlan {
   try {
     return resolveGraphPlan(graph, schemaPolicy);
   } catch (err) {
@@ -79,8 +105,10 @@ interface MemoryRefs {
 function planFrom(plan: GraphPlan, extraction: Extraction | null, memoryId: string, refs: MemoryRefs): PlannedGraph {
   const out: PlannedGraph = { nodes: [], edges: [] };
   if (plan.mode === 'auto' && extraction) {
-    for (const n of extraction.nodes) out.nodes.push({ key: n.key, type: n.type, name: n.name, properties: n.properties });
-    for (const r of extraction.relationships) out.edges.push({ source: r.source, target: r.target, type: r.type, properties: r.properties ?? {} });
+    for (const n of extraction.nodes)
+      out.nodes.push({ key: n.key, type: n.type, name: n.name, properties: n.properties });
+    for (const r of extraction.relationships)
+      out.edges.push({ source: r.source, target: r.target, type: r.type, properties: r.properties ?? {} });
   }
   if (plan.mode === 'manual') {
     for (const n of plan.nodes) {
@@ -110,7 +138,8 @@ function planFrom(plan: GraphPlan, extraction: Extraction | null, memoryId: stri
   if (plan.link_to_previous_memory && refs.previous) linkTo(refs.previous, 'FOLLOWS');
   for (const id of refs.context) linkTo(id, 'IN_CONTEXT_OF');
   for (const id of refs.related) linkTo(id, 'RELATED_TO');
-  if (out.edges.some((e) => e.source === '$this' || e.target === '$this')) out.nodes.push(memoryNode('$this', memoryId));
+  if (out.edges.some((e) => e.source === '$this' || e.target === '$this'))
+    out.nodes.push(memoryNode('$this', memoryId));
   for (const id of others) out.nodes.push(memoryNode(memoryKey(id), id));
   return out;
 }
@@ -122,24 +151,30 @@ function planFrom(plan: GraphPlan, extraction: Extraction | null, memoryId: stri
  * Model calls happen before the transaction; nodes are upserted in a fixed order so two
  * workers sharing entities cannot deadlock.
  */
-export function createGraphBuilder(deps: GraphBuilderDeps): ProcessingStep & { build(organizationId: string, memoryId: string, read?: MemoryRow): Promise<BuiltGraph> } {
+export function createGraphBuilder(
+  deps: GraphBuilderDeps,
+): ProcessingStep & { build(organizationId: string, memoryId: string, read?: MemoryRow): Promise<BuiltGraph> } {
   const { db, extractor } = deps;
 
   const embed = deps.embed;
   const similarity = embed
     ? async (text: string, others: string[]) => {
-      const [q, ...vs] = await embed([text, ...others]);
-      return vs.map((v) => dot(q, v)); // embedders return unit vectors: the dot product is the cosine
-    }
+        const [q, ...vs] = await embed([text, ...others]);
+        return vs.map((v) => dot(q, v)); // embedders return unit vectors: the dot product is the cosine
+      }
     : undefined;
 
   async function memoryRefs(plan: GraphPlan, m: MemoryRow): Promise<MemoryRefs> {
     if (plan.mode === 'none') return { previous: undefined, context: [], related: [], named: new Set() };
     // Only plans that link to earlier memories pay for the lookup (most memories do not).
-    const wantsPrevious = plan.link_to_previous_memory || plan.relationships.some((r) => r.source === '$previous' || r.target === '$previous');
+    const wantsPrevious =
+      plan.link_to_previous_memory ||
+      plan.relationships.some((r) => r.source === '$previous' || r.target === '$previous');
     const wanted = Math.max(plan.link_to_context_memories, wantsPrevious ? 1 : 0);
     const before = await previousMemoryIds(db, m, wanted);
-    const named = plan.relationships.flatMap((r) => [r.source, r.target]).filter((x) => !x.startsWith('$') && !plan.nodes.some((n) => n.id === x));
+    const named = plan.relationships
+      .flatMap((r) => [r.source, r.target])
+      .filter((x) => !x.startsWith('$') && !plan.nodes.some((n) => n.id === x));
     return {
       previous: before[0],
       context: before.slice(0, plan.link_to_context_memories),
@@ -161,14 +196,17 @@ export function createGraphBuilder(deps: GraphBuilderDeps): ProcessingStep & { b
     const active = schemaId && deps.schema ? await deps.schema(organizationId, schemaId) : null;
     const plan = applyConsent(planWithSchema(graph, active?.memoryPolicy ?? null, deps.log), m.consent);
     const refs = await memoryRefs(plan, m);
-    const extraction = plan.mode === 'auto'
-      ? await extractor.extract({
-        content: m.content, context: m.context ?? undefined, createdAt: m.occurred_at ?? m.created_at,
-        // With a schema the extractor keeps to its types and properties.
-        schema: active ? extractionSchema(active.schema) : undefined,
-        guidance: autoGuidance(plan),
-      })
-      : null;
+    const extraction =
+      plan.mode === 'auto'
+        ? await extractor.extract({
+            content: m.content,
+            context: m.context ?? undefined,
+            createdAt: m.occurred_at ?? m.created_at,
+            // With a schema the extractor keeps to its types and properties.
+            schema: active ? extractionSchema(active.schema) : undefined,
+            guidance: autoGuidance(plan),
+          })
+        : null;
     const namespaceKey = m.namespace_id ?? '';
     const planned = plan.mode === 'none' ? { nodes: [], edges: [] } : planFrom(plan, extraction, m.id, refs);
     if (plan.mode === 'auto' && (plan.node_constraints.length || plan.edge_constraints.length)) {
@@ -178,7 +216,11 @@ export function createGraphBuilder(deps: GraphBuilderDeps): ProcessingStep & { b
         return cache.get(type)!;
       };
       const neighbours = (ids: string[], v: ViaRelationship) => neighboursVia(db, organizationId, ids, v);
-      planned.nodes = await applyNodeConstraints(planned.nodes, plan.node_constraints, { candidates, neighbours, similarity });
+      planned.nodes = await applyNodeConstraints(planned.nodes, plan.node_constraints, {
+        candidates,
+        neighbours,
+        similarity,
+      });
       planned.edges = applyEdgeConstraints(planned.edges, planned.nodes, plan.edge_constraints);
     }
     let built = NOTHING;
@@ -188,8 +230,20 @@ export function createGraphBuilder(deps: GraphBuilderDeps): ProcessingStep & { b
       if (!(await stillCurrent(tx, m))) return NOTHING;
       const ids = new Map<string, string>();
       let reused = 0;
-      const ordered = [...planned.nodes].sort((a, b) => (a.type + canonicalKey(a.name) < b.type + canonicalKey(b.name) ? -1 : 1));
-      const upserted = await upsertNodes(tx, organizationId, namespaceKey, ordered.map((n) => ({ type: n.type, name: n.name, properties: n.properties, schemaId: active && n.type !== 'Memory' ? schemaId! : null })));
+      const ordered = [...planned.nodes].sort((a, b) =>
+        a.type + canonicalKey(a.name) < b.type + canonicalKey(b.name) ? -1 : 1,
+      );
+      const upserted = await upsertNodes(
+        tx,
+        organizationId,
+        namespaceKey,
+        ordered.map((n) => ({
+          type: n.type,
+          name: n.name,
+          properties: n.properties,
+          schemaId: active && n.type !== 'Memory' ? schemaId! : null,
+        })),
+      );
       ordered.forEach((n, i) => {
         ids.set(n.key, upserted[i].id);
         if (!upserted[i].inserted) reused++;
@@ -197,10 +251,17 @@ export function createGraphBuilder(deps: GraphBuilderDeps): ProcessingStep & { b
       // This memory links to its own nodes; another memory's Memory node belongs to that memory.
       const linked = planned.nodes.filter((n) => !n.key.startsWith('memory:')).map((n) => ids.get(n.key)!);
       await setMemoryNodes(tx, organizationId, m.id, [...new Set(linked)]);
-      for (const n of planned.nodes) if (n.key.startsWith('memory:')) await linkOwnMemoryNode(tx, organizationId, n.name, ids.get(n.key)!);
+      for (const n of planned.nodes)
+        if (n.key.startsWith('memory:')) await linkOwnMemoryNode(tx, organizationId, n.name, ids.get(n.key)!);
       const edges = planned.edges
         .filter((e) => ids.has(e.source) && ids.has(e.target) && ids.get(e.source) !== ids.get(e.target))
-        .map((e) => ({ id: newId(), source: ids.get(e.source)!, target: ids.get(e.target)!, type: e.type, properties: e.properties }));
+        .map((e) => ({
+          id: newId(),
+          source: ids.get(e.source)!,
+          target: ids.get(e.target)!,
+          type: e.type,
+          properties: e.properties,
+        }));
       await setMemoryEdges(tx, organizationId, m.id, edges);
       built = { nodes: ids.size, edges: edges.length, reused };
       return built;

@@ -13,7 +13,9 @@ export interface NodeRow {
 
 const COLUMNS = 'id, organization_id, namespace_key, type, name, properties, schema_id';
 /** The same columns of alias `n`, for joins. */
-const N_COLUMNS = COLUMNS.split(', ').map((c) => `n.${c}`).join(', ');
+const N_COLUMNS = COLUMNS.split(', ')
+  .map((c) => `n.${c}`)
+  .join(', ');
 
 /** The identity a node is deduplicated by within its type: case and spacing do not matter. */
 export const canonicalKey = (name: string) => name.normalize('NFKC').replace(/\s+/g, ' ').trim().toLowerCase();
@@ -32,12 +34,22 @@ export interface NodeUpsert {
  * first, in order (one statement cannot update a row twice); rows are written in the order
  * given, so callers that sort them lock nodes in one order and cannot deadlock each other.
  */
-export async function upsertNodes(tx: Queryable, organizationId: string, namespaceKey: string, nodes: NodeUpsert[]): Promise<{ id: string; inserted: boolean }[]> {
+export async function upsertNodes(
+  tx: Queryable,
+  organizationId: string,
+  namespaceKey: string,
+  nodes: NodeUpsert[],
+): Promise<{ id: string; inserted: boolean }[]> {
   const identity = (n: NodeUpsert) => `${n.type}\u0000${canonicalKey(n.name)}`;
   const merged = new Map<string, NodeUpsert>();
   for (const n of nodes) {
     const prev = merged.get(identity(n));
-    merged.set(identity(n), prev ? { ...prev, properties: { ...prev.properties, ...n.properties }, schemaId: n.schemaId ?? prev.schemaId } : n);
+    merged.set(
+      identity(n),
+      prev
+        ? { ...prev, properties: { ...prev.properties, ...n.properties }, schemaId: n.schemaId ?? prev.schemaId }
+        : n,
+    );
   }
   const rows = [...merged.values()];
   if (!rows.length) return [];
@@ -50,8 +62,16 @@ export async function upsertNodes(tx: Queryable, organizationId: string, namespa
      DO UPDATE SET properties = graph_nodes.properties || EXCLUDED.properties,
                    schema_id = COALESCE(EXCLUDED.schema_id, graph_nodes.schema_id), updated_at = now()
      RETURNING id, type, canonical_key, (xmax = 0) AS inserted`,
-    [organizationId, namespaceKey, rows.map(() => newId()), rows.map((n) => n.type), rows.map((n) => n.name), rows.map((n) => canonicalKey(n.name)),
-      rows.map((n) => JSON.stringify(n.properties)), rows.map((n) => n.schemaId)],
+    [
+      organizationId,
+      namespaceKey,
+      rows.map(() => newId()),
+      rows.map((n) => n.type),
+      rows.map((n) => n.name),
+      rows.map((n) => canonicalKey(n.name)),
+      rows.map((n) => JSON.stringify(n.properties)),
+      rows.map((n) => n.schemaId),
+    ],
   );
   const byIdentity = new Map(out.map((r) => [`${r.type}\u0000${r.canonical_key}`, r]));
   // A node merged into an earlier input of this call counts as reused, as a second upsert would.
@@ -65,7 +85,13 @@ export async function upsertNodes(tx: Queryable, organizationId: string, namespa
 }
 
 /** Nodes of one type in an organization/namespace, for constraint matching (capped). */
-export async function nodesOfType(db: Queryable, organizationId: string, namespaceKey: string, type: string, limit = 500): Promise<NodeRow[]> {
+export async function nodesOfType(
+  db: Queryable,
+  organizationId: string,
+  namespaceKey: string,
+  type: string,
+  limit = 500,
+): Promise<NodeRow[]> {
   return db.query<NodeRow>(
     `SELECT ${COLUMNS} FROM graph_nodes WHERE organization_id = $1 AND namespace_key = $2 AND type = $3 ORDER BY updated_at DESC LIMIT $4`,
     [organizationId, namespaceKey, type, limit],
@@ -73,7 +99,12 @@ export async function nodesOfType(db: Queryable, organizationId: string, namespa
 }
 
 /** Make `nodeIds` exactly the nodes linked to the memory (unlinked orphans are pruned by trigger). */
-export async function setMemoryNodes(tx: Queryable, organizationId: string, memoryId: string, nodeIds: string[]): Promise<void> {
+export async function setMemoryNodes(
+  tx: Queryable,
+  organizationId: string,
+  memoryId: string,
+  nodeIds: string[],
+): Promise<void> {
   // One statement: the insert and the delete touch disjoint rows (the new set, the rest).
   // A memory's own Memory node stays linked: other memories' relationships point at it.
   await tx.query(
@@ -105,13 +136,26 @@ export async function setMemoryEdges(
      SELECT e.id, $1, e.source, e.target, e.type, e.props::jsonb, $2
      FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS e(id, source, target, type, props)
      ON CONFLICT DO NOTHING`,
-    [organizationId, memoryId, edges.map((e) => e.id), edges.map((e) => e.source), edges.map((e) => e.target), edges.map((e) => e.type),
-      edges.map((e) => JSON.stringify(e.properties))],
+    [
+      organizationId,
+      memoryId,
+      edges.map((e) => e.id),
+      edges.map((e) => e.source),
+      edges.map((e) => e.target),
+      edges.map((e) => e.type),
+      edges.map((e) => JSON.stringify(e.properties)),
+    ],
   );
 }
 
 /** The nodes linked to these memories, most linked first (search results' `nodes`). */
-export async function nodesOfMemories(db: Queryable, organizationId: string, memoryIds: string[], limit: number, schemaId?: string): Promise<(NodeRow & { links: number })[]> {
+export async function nodesOfMemories(
+  db: Queryable,
+  organizationId: string,
+  memoryIds: string[],
+  limit: number,
+  schemaId?: string,
+): Promise<(NodeRow & { links: number })[]> {
   if (!memoryIds.length || limit <= 0) return [];
   const params: unknown[] = [organizationId, memoryIds, limit];
   let schema = '';
@@ -132,7 +176,13 @@ export async function nodesOfMemories(db: Queryable, organizationId: string, mem
  * Nodes whose canonical name is one of `keys`, in the organization (and namespace, when the
  * search is limited to one). Who may see what is decided on the memories these lead to.
  */
-export async function matchNodes(db: Queryable, organizationId: string, namespaceKey: string | null, keys: string[], limit = 50): Promise<NodeRow[]> {
+export async function matchNodes(
+  db: Queryable,
+  organizationId: string,
+  namespaceKey: string | null,
+  keys: string[],
+  limit = 50,
+): Promise<NodeRow[]> {
   if (!keys.length) return [];
   const params: unknown[] = [organizationId, keys, limit];
   let ns = '';
@@ -178,7 +228,10 @@ export async function graphLinks(
 }
 
 /** Graph size of an organization (bench and status). */
-export async function graphCounts(db: Queryable, organizationId: string): Promise<{ nodes: number; edges: number; links: number }> {
+export async function graphCounts(
+  db: Queryable,
+  organizationId: string,
+): Promise<{ nodes: number; edges: number; links: number }> {
   const [r] = await db.query<{ nodes: number; edges: number; links: number }>(
     `SELECT (SELECT count(*)::int FROM graph_nodes WHERE organization_id = $1) AS nodes,
             (SELECT count(*)::int FROM graph_edges WHERE organization_id = $1) AS edges,
@@ -190,13 +243,19 @@ export async function graphCounts(db: Queryable, organizationId: string): Promis
 
 /** Nodes of one namespace (namespace deletion reports how many went). */
 export async function countNamespaceNodes(db: Queryable, organizationId: string, namespaceId: string): Promise<number> {
-  const [r] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM graph_nodes WHERE organization_id = $1 AND namespace_key = $2', [organizationId, namespaceId]);
+  const [r] = await db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM graph_nodes WHERE organization_id = $1 AND namespace_key = $2',
+    [organizationId, namespaceId],
+  );
   return r.n;
 }
 
 /** Delete every node of a namespace (their links and relationships go with them). */
 export async function deleteNamespaceNodes(tx: Queryable, organizationId: string, namespaceId: string): Promise<void> {
-  await tx.query('DELETE FROM graph_nodes WHERE organization_id = $1 AND namespace_key = $2', [organizationId, namespaceId]);
+  await tx.query('DELETE FROM graph_nodes WHERE organization_id = $1 AND namespace_key = $2', [
+    organizationId,
+    namespaceId,
+  ]);
 }
 
 /**
@@ -211,7 +270,15 @@ export async function neighboursVia(
 ): Promise<Map<string, NodeRow[]>> {
   const out = new Map<string, NodeRow[]>();
   if (!nodeIds.length) return out;
-  const sides = v.direction === 'outgoing' ? [['source_id', 'target_id']] : v.direction === 'incoming' ? [['target_id', 'source_id']] : [['source_id', 'target_id'], ['target_id', 'source_id']];
+  const sides =
+    v.direction === 'outgoing'
+      ? [['source_id', 'target_id']]
+      : v.direction === 'incoming'
+        ? [['target_id', 'source_id']]
+        : [
+            ['source_id', 'target_id'],
+            ['target_id', 'source_id'],
+          ];
   for (const [mine, theirs] of sides) {
     const rows = await db.query<NodeRow & { from_id: string }>(
       `SELECT e.${mine} AS from_id, ${N_COLUMNS}

@@ -14,5 +14,6 @@ export async function checkGraphPolicy(db: Queryable, actor: Actor, graph: Recor
   const plan = resolveGraphPlan(graph);
   if (!plan.schema_id) return;
   const { schema } = await getActiveSchema(db, actor, plan.schema_id, { field: 'memory_policy.schema_id' });
-  if (plan.mode === 'manual') assertNodesMatchSchema(schema, plan.nodes, plan.relationships, { location: 'memory_policy' });
+  if (plan.mode === 'manual')
+    assertNodesMatchSchema(schema, plan.nodes, plan.relationships, { location: 'memory_policy' });
 }

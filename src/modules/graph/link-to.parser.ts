@@ -43,10 +43,18 @@ const NUMBER = /\d+(?:\.\d+)?|\.\d+/y;
 class Parser {
   private pos = 0;
 
-  constructor(private readonly src: string, private readonly where: Record<string, unknown>) {}
+  constructor(
+    private readonly src: string,
+    private readonly where: Record<string, unknown>,
+  ) {}
 
   fail(message: string, at = this.pos): never {
-    throw unprocessable(`Invalid link_to "${this.src}" at position ${at}: ${message}`, { field: 'link_to', value: this.src, position: at, ...this.where });
+    throw unprocessable(`Invalid link_to "${this.src}" at position ${at}: ${message}`, {
+      field: 'link_to',
+      value: this.src,
+      position: at,
+      ...this.where,
+    });
   }
 
   private ws(): void {
@@ -80,9 +88,11 @@ class Parser {
 
   /** The whole string as one entry. */
   entry(): LinkToEntry {
-    if (this.src.length > GRAPH_LIMITS.linkToEntryChars) this.fail(`longer than ${GRAPH_LIMITS.linkToEntryChars} characters`, GRAPH_LIMITS.linkToEntryChars);
+    if (this.src.length > GRAPH_LIMITS.linkToEntryChars)
+      this.fail(`longer than ${GRAPH_LIMITS.linkToEntryChars} characters`, GRAPH_LIMITS.linkToEntryChars);
     this.ws();
-    if (this.pos >= this.src.length) this.fail('empty entry: expected Type:property, an edge, or $this / $previous / $context:N');
+    if (this.pos >= this.src.length)
+      this.fail('empty entry: expected Type:property, an edge, or $this / $previous / $context:N');
     let e: LinkToEntry;
     if (this.at('$')) e = this.special();
     else if (this.at('->')) e = this.edge(undefined);
@@ -105,7 +115,11 @@ class Parser {
       this.pos += word.length;
       return { kind: 'special', special: { ref: `$${word}` } };
     }
-    if (word !== 'context') this.fail(`unknown reference "${this.src.slice(start).split(/[\s:]/)[0]}"; expected $this, $previous or $context:N`, start);
+    if (word !== 'context')
+      this.fail(
+        `unknown reference "${this.src.slice(start).split(/[\s:]/)[0]}"; expected $this, $previous or $context:N`,
+        start,
+      );
     this.pos += word.length;
     if (!this.eat(':')) this.fail("expected ':N' after $context");
     this.ws();
@@ -125,7 +139,13 @@ class Parser {
     let target_type: string | undefined;
     if (this.eat('->')) target_type = this.name("a target node type after '->' (dangling arrow)");
     const properties = this.eat(':') ? this.properties(false) : [];
-    return { kind: 'edge', edge_type, ...(source_type ? { source_type } : {}), ...(target_type ? { target_type } : {}), properties };
+    return {
+      kind: 'edge',
+      edge_type,
+      ...(source_type ? { source_type } : {}),
+      ...(target_type ? { target_type } : {}),
+      properties,
+    };
   }
 
   private viaChain(): RawVia[] {
@@ -143,7 +163,8 @@ class Parser {
       const properties = this.eat(':') ? this.properties(true) : [];
       if (!this.eat(')')) this.fail(`unbalanced parentheses: expected ')' to close the '(' at position ${open}`);
       chain.push({ edge_type, target_type, properties });
-      if (chain.length > GRAPH_LIMITS.viaRelationships) this.fail(`at most ${GRAPH_LIMITS.viaRelationships} .via( steps`);
+      if (chain.length > GRAPH_LIMITS.viaRelationships)
+        this.fail(`at most ${GRAPH_LIMITS.viaRelationships} .via( steps`);
     }
     return chain;
   }
@@ -211,7 +232,8 @@ class Parser {
     }
     const raw = this.src.slice(start, i).trim();
     if (raw === '') this.fail(`expected a value after '${op}'`, start);
-    if (raw.length > GRAPH_LIMITS.stringValue) this.fail(`value longer than ${GRAPH_LIMITS.stringValue} characters`, start);
+    if (raw.length > GRAPH_LIMITS.stringValue)
+      this.fail(`value longer than ${GRAPH_LIMITS.stringValue} characters`, start);
     this.pos = start + this.src.slice(start, i).trimEnd().length;
     return raw;
   }

@@ -5,7 +5,12 @@ import { expandLinkTo } from './link-to.ts';
 
 const upsert = { create: 'upsert', on_miss: 'create' } as const;
 const lookup = { create: 'lookup', on_miss: 'ignore' } as const;
-const node = (node_type: string, properties: unknown[], extra: object = {}) => ({ node_type, search: { properties }, ...upsert, ...extra });
+const node = (node_type: string, properties: unknown[], extra: object = {}) => ({
+  node_type,
+  search: { properties },
+  ...upsert,
+  ...extra,
+});
 const nodesOnly = (node_constraints: unknown[]) => ({ node_constraints, edge_constraints: [], specials: [] });
 
 /** Assert a 422 for link_to (at `position` of the string `entry`, when given) and return its details. */
@@ -20,7 +25,10 @@ function rejects(linkTo: unknown, position?: number, entry: unknown = linkTo): R
       assert.equal(d.position, position, err.message);
       assert.equal(d.field, 'link_to');
       assert.equal(d.value, entry);
-      assert.ok(err.message.includes(JSON.stringify(entry)) && err.message.includes(`position ${position}`), err.message);
+      assert.ok(
+        err.message.includes(JSON.stringify(entry)) && err.message.includes(`position ${position}`),
+        err.message,
+      );
     }
     return d;
   }
@@ -29,43 +37,80 @@ function rejects(linkTo: unknown, position?: number, entry: unknown = linkTo): R
 
 describe('link_to node forms', () => {
   it('Type:property is a semantic match at the default threshold, upsert', () => {
-    assert.deepEqual(expandLinkTo('Task:title'), nodesOnly([node('Task', [{ name: 'title', mode: 'semantic', threshold: 0.85 }])]));
+    assert.deepEqual(
+      expandLinkTo('Task:title'),
+      nodesOnly([node('Task', [{ name: 'title', mode: 'semantic', threshold: 0.85 }])]),
+    );
   });
 
   it('Type:prop=value is an exact match on the value', () => {
-    assert.deepEqual(expandLinkTo('Person:email=john@papr.ai'), nodesOnly([node('Person', [{ name: 'email', mode: 'exact', value: 'john@papr.ai' }])]));
+    assert.deepEqual(
+      expandLinkTo('Person:email=john@papr.ai'),
+      nodesOnly([node('Person', [{ name: 'email', mode: 'exact', value: 'john@papr.ai' }])]),
+    );
   });
 
   it('Type:prop~value is a semantic match on the value (spaces kept, ends trimmed)', () => {
-    assert.deepEqual(expandLinkTo('Task:title~ auth bug '), nodesOnly([node('Task', [{ name: 'title', mode: 'semantic', threshold: 0.85, value: 'auth bug' }])]));
+    assert.deepEqual(
+      expandLinkTo('Task:title~ auth bug '),
+      nodesOnly([node('Task', [{ name: 'title', mode: 'semantic', threshold: 0.85, value: 'auth bug' }])]),
+    );
   });
 
   it('~@T sets the threshold, ~@T~value both; ~@name is a value', () => {
-    assert.deepEqual(expandLinkTo('Task:title~@0.9'), nodesOnly([node('Task', [{ name: 'title', mode: 'semantic', threshold: 0.9 }])]));
-    assert.deepEqual(expandLinkTo('Task:title~@0.7~auth'), nodesOnly([node('Task', [{ name: 'title', mode: 'semantic', threshold: 0.7, value: 'auth' }])]));
-    assert.deepEqual(expandLinkTo('User:handle~@alice'), nodesOnly([node('User', [{ name: 'handle', mode: 'semantic', threshold: 0.85, value: '@alice' }])]));
+    assert.deepEqual(
+      expandLinkTo('Task:title~@0.9'),
+      nodesOnly([node('Task', [{ name: 'title', mode: 'semantic', threshold: 0.9 }])]),
+    );
+    assert.deepEqual(
+      expandLinkTo('Task:title~@0.7~auth'),
+      nodesOnly([node('Task', [{ name: 'title', mode: 'semantic', threshold: 0.7, value: 'auth' }])]),
+    );
+    assert.deepEqual(
+      expandLinkTo('User:handle~@alice'),
+      nodesOnly([node('User', [{ name: 'handle', mode: 'semantic', threshold: 0.85, value: '@alice' }])]),
+    );
   });
 
   it('several properties; a comma inside a value stays unless it starts name= / name~', () => {
     assert.deepEqual(
       expandLinkTo('Person:email,name'),
-      nodesOnly([node('Person', [{ name: 'email', mode: 'semantic', threshold: 0.85 }, { name: 'name', mode: 'semantic', threshold: 0.85 }])]),
+      nodesOnly([
+        node('Person', [
+          { name: 'email', mode: 'semantic', threshold: 0.85 },
+          { name: 'name', mode: 'semantic', threshold: 0.85 },
+        ]),
+      ]),
     );
-    assert.deepEqual(expandLinkTo('Company:name=Acme, Inc'), nodesOnly([node('Company', [{ name: 'name', mode: 'exact', value: 'Acme, Inc' }])]));
+    assert.deepEqual(
+      expandLinkTo('Company:name=Acme, Inc'),
+      nodesOnly([node('Company', [{ name: 'name', mode: 'exact', value: 'Acme, Inc' }])]),
+    );
     assert.deepEqual(
       expandLinkTo('Place:name=Paris, country=France'),
-      nodesOnly([node('Place', [{ name: 'name', mode: 'exact', value: 'Paris' }, { name: 'country', mode: 'exact', value: 'France' }])]),
+      nodesOnly([
+        node('Place', [
+          { name: 'name', mode: 'exact', value: 'Paris' },
+          { name: 'country', mode: 'exact', value: 'France' },
+        ]),
+      ]),
     );
   });
 
   it('a double-quoted value may hold anything', () => {
-    assert.deepEqual(expandLinkTo('Task:title="a, b=c \\"d\\""'), nodesOnly([node('Task', [{ name: 'title', mode: 'exact', value: 'a, b=c "d"' }])]));
+    assert.deepEqual(
+      expandLinkTo('Task:title="a, b=c \\"d\\""'),
+      nodesOnly([node('Task', [{ name: 'title', mode: 'exact', value: 'a, b=c "d"' }])]),
+    );
   });
 
   it('a list expands every entry in order', () => {
     assert.deepEqual(
       expandLinkTo(['Task:title', 'Person:email=j@x.io']),
-      nodesOnly([node('Task', [{ name: 'title', mode: 'semantic', threshold: 0.85 }]), node('Person', [{ name: 'email', mode: 'exact', value: 'j@x.io' }])]),
+      nodesOnly([
+        node('Task', [{ name: 'title', mode: 'semantic', threshold: 0.85 }]),
+        node('Person', [{ name: 'email', mode: 'exact', value: 'j@x.io' }]),
+      ]),
     );
   });
 });
@@ -73,7 +118,9 @@ describe('link_to node forms', () => {
 describe('link_to dict form', () => {
   it('set and create (lookup, legacy never/auto/always) apply to their entry', () => {
     const out = expandLinkTo({
-      'Task:title': { set: { status: 'done', summary: { mode: 'auto', prompt: 'one line' }, owner: { mode: 'exact', value: 'ann' } } },
+      'Task:title': {
+        set: { status: 'done', summary: { mode: 'auto', prompt: 'one line' }, owner: { mode: 'exact', value: 'ann' } },
+      },
       'SecurityPolicy:name': { create: 'lookup' },
       'Person:email=j@x.io': { create: 'never' },
       'Tag:name': { create: 'always' },
@@ -84,7 +131,11 @@ describe('link_to dict form', () => {
       {
         node_type: 'Task',
         search: { properties: sem('title') },
-        set: { status: { mode: 'exact', value: 'done' }, summary: { mode: 'auto', prompt: 'one line' }, owner: { mode: 'exact', value: 'ann' } },
+        set: {
+          status: { mode: 'exact', value: 'done' },
+          summary: { mode: 'auto', prompt: 'one line' },
+          owner: { mode: 'exact', value: 'ann' },
+        },
         ...upsert,
       },
       { node_type: 'SecurityPolicy', search: { properties: sem('name') }, ...lookup },
@@ -96,23 +147,49 @@ describe('link_to dict form', () => {
 
   it('on_miss overrides create; when and link_only are kept/mapped; null options mean none', () => {
     const out = expandLinkTo({
-      'Task:id=T-1': { create: 'upsert', on_miss: 'error', when: { _and: [{ priority: 'high' }, { _not: { status: 'done' } }] } },
+      'Task:id=T-1': {
+        create: 'upsert',
+        on_miss: 'error',
+        when: { _and: [{ priority: 'high' }, { _not: { status: 'done' } }] },
+      },
       'Team:name': { link_only: true },
       'Org:name': null,
     });
     assert.deepEqual(out.node_constraints, [
-      { node_type: 'Task', search: { properties: [{ name: 'id', mode: 'exact', value: 'T-1' }] }, create: 'lookup', on_miss: 'error', when: { _and: [{ priority: 'high' }, { _not: { status: 'done' } }] } },
+      {
+        node_type: 'Task',
+        search: { properties: [{ name: 'id', mode: 'exact', value: 'T-1' }] },
+        create: 'lookup',
+        on_miss: 'error',
+        when: { _and: [{ priority: 'high' }, { _not: { status: 'done' } }] },
+      },
       { node_type: 'Team', search: { properties: [{ name: 'name', mode: 'semantic', threshold: 0.85 }] }, ...lookup },
       { node_type: 'Org', search: { properties: [{ name: 'name', mode: 'semantic', threshold: 0.85 }] }, ...upsert },
     ]);
   });
 
   it('bad options are 422 naming the entry', () => {
-    assert.deepEqual(rejects({ 'Task:title': { bogus: 1 } }), { field: 'link_to', key: 'Task:title', options: ['bogus'] });
+    assert.deepEqual(rejects({ 'Task:title': { bogus: 1 } }), {
+      field: 'link_to',
+      key: 'Task:title',
+      options: ['bogus'],
+    });
     const conflict = rejects({ 'Task:title': { create: 'upsert', link_only: true } });
-    assert.deepEqual(conflict.issues, [{ field: 'link_to["Task:title"].link_only', message: "create 'upsert' conflicts with deprecated link_only: true; send only create" }]);
-    assert.equal((rejects({ 'Task:title': { create: 'sometimes' } }).issues as any[])[0].field, 'link_to["Task:title"].create');
-    assert.deepEqual(rejects({ $previous: { create: 'lookup' } }), { field: 'link_to', value: '$previous', key: '$previous' });
+    assert.deepEqual(conflict.issues, [
+      {
+        field: 'link_to["Task:title"].link_only',
+        message: "create 'upsert' conflicts with deprecated link_only: true; send only create",
+      },
+    ]);
+    assert.equal(
+      (rejects({ 'Task:title': { create: 'sometimes' } }).issues as any[])[0].field,
+      'link_to["Task:title"].create',
+    );
+    assert.deepEqual(rejects({ $previous: { create: 'lookup' } }), {
+      field: 'link_to',
+      value: '$previous',
+      key: '$previous',
+    });
     assert.deepEqual(rejects({ 'Task:title': 'lookup' }), { field: 'link_to', key: 'Task:title' });
   });
 });
@@ -122,17 +199,41 @@ describe('link_to edge and traversal forms', () => {
     assert.deepEqual(expandLinkTo('SecurityBehavior->MITIGATES->TacticDef:name'), {
       node_constraints: [],
       edge_constraints: [
-        { edge_type: 'MITIGATES', direction: 'outgoing', source_type: 'SecurityBehavior', target_type: 'TacticDef', search: { properties: [{ name: 'name', mode: 'semantic', threshold: 0.85 }] }, ...upsert },
+        {
+          edge_type: 'MITIGATES',
+          direction: 'outgoing',
+          source_type: 'SecurityBehavior',
+          target_type: 'TacticDef',
+          search: { properties: [{ name: 'name', mode: 'semantic', threshold: 0.85 }] },
+          ...upsert,
+        },
       ],
       specials: [],
     });
   });
 
   it('edge with a value, without a source, without a target; dict create applies', () => {
-    const out = expandLinkTo({ 'Task->ASSIGNED_TO->Person:email=j@x.io': { create: 'lookup' }, '->MITIGATES->TacticDef:name': {}, 'Person->KNOWS': {} });
+    const out = expandLinkTo({
+      'Task->ASSIGNED_TO->Person:email=j@x.io': { create: 'lookup' },
+      '->MITIGATES->TacticDef:name': {},
+      'Person->KNOWS': {},
+    });
     assert.deepEqual(out.edge_constraints, [
-      { edge_type: 'ASSIGNED_TO', direction: 'outgoing', source_type: 'Task', target_type: 'Person', search: { properties: [{ name: 'email', mode: 'exact', value: 'j@x.io' }] }, ...lookup },
-      { edge_type: 'MITIGATES', direction: 'outgoing', target_type: 'TacticDef', search: { properties: [{ name: 'name', mode: 'semantic', threshold: 0.85 }] }, ...upsert },
+      {
+        edge_type: 'ASSIGNED_TO',
+        direction: 'outgoing',
+        source_type: 'Task',
+        target_type: 'Person',
+        search: { properties: [{ name: 'email', mode: 'exact', value: 'j@x.io' }] },
+        ...lookup,
+      },
+      {
+        edge_type: 'MITIGATES',
+        direction: 'outgoing',
+        target_type: 'TacticDef',
+        search: { properties: [{ name: 'name', mode: 'semantic', threshold: 0.85 }] },
+        ...upsert,
+      },
       { edge_type: 'KNOWS', direction: 'outgoing', source_type: 'Person', ...upsert },
     ]);
   });
@@ -143,7 +244,17 @@ describe('link_to edge and traversal forms', () => {
       nodesOnly([
         {
           node_type: 'Task',
-          search: { properties: [], via_relationship: [{ edge_type: 'ASSIGNED_TO', target_type: 'Person', direction: 'outgoing', target_search: { properties: [{ name: 'email', mode: 'exact', value: 'john@example.com' }] } }] },
+          search: {
+            properties: [],
+            via_relationship: [
+              {
+                edge_type: 'ASSIGNED_TO',
+                target_type: 'Person',
+                direction: 'outgoing',
+                target_search: { properties: [{ name: 'email', mode: 'exact', value: 'john@example.com' }] },
+              },
+            ],
+          },
           ...upsert,
         },
       ]),
@@ -152,11 +263,18 @@ describe('link_to edge and traversal forms', () => {
 
   it('via: balanced parentheses in a value, no target property, chained steps', () => {
     const [a] = expandLinkTo('Task.via(OWNED_BY->Person:name=Bob (Jr))').node_constraints;
-    assert.deepEqual(a.search?.via_relationship?.[0].target_search, { properties: [{ name: 'name', mode: 'exact', value: 'Bob (Jr)' }] });
+    assert.deepEqual(a.search?.via_relationship?.[0].target_search, {
+      properties: [{ name: 'name', mode: 'exact', value: 'Bob (Jr)' }],
+    });
     const [b] = expandLinkTo('Task.via(IN->Project).via(OWNED_BY->Person:name~ann)').node_constraints;
     assert.deepEqual(b.search?.via_relationship, [
       { edge_type: 'IN', target_type: 'Project', direction: 'outgoing' },
-      { edge_type: 'OWNED_BY', target_type: 'Person', direction: 'outgoing', target_search: { properties: [{ name: 'name', mode: 'semantic', threshold: 0.85, value: 'ann' }] } },
+      {
+        edge_type: 'OWNED_BY',
+        target_type: 'Person',
+        direction: 'outgoing',
+        target_search: { properties: [{ name: 'name', mode: 'semantic', threshold: 0.85, value: 'ann' }] },
+      },
     ]);
   });
 });

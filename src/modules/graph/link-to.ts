@@ -34,11 +34,20 @@ export function expandLinkTo(linkTo: unknown): LinkToExpansion {
     const where = Array.isArray(linkTo) ? { index } : typeof linkTo === 'object' ? { key } : {};
     const entry = parseLinkToEntry(key, where);
     if (entry.kind === 'special') {
-      if (Object.keys(options).length > 0) throw unprocessable(`link_to "${key}" takes no options`, { field: 'link_to', value: key, ...where });
+      if (Object.keys(options).length > 0)
+        throw unprocessable(`link_to "${key}" takes no options`, { field: 'link_to', value: key, ...where });
       out.specials.push(entry.special);
     } else if (entry.kind === 'node') {
-      const via_relationship = entry.via.map((v) => ({ edge_type: v.edge_type, target_type: v.target_type, target_search: v.properties.length ? { properties: v.properties } : undefined }));
-      const input = { node_type: entry.node_type, search: { properties: entry.properties, via_relationship }, ...options };
+      const via_relationship = entry.via.map((v) => ({
+        edge_type: v.edge_type,
+        target_type: v.target_type,
+        target_search: v.properties.length ? { properties: v.properties } : undefined,
+      }));
+      const input = {
+        node_type: entry.node_type,
+        search: { properties: entry.properties, via_relationship },
+        ...options,
+      };
       out.node_constraints.push(parseOr422(nodeConstraintInput, input, `link_to[${JSON.stringify(key)}]`));
     } else {
       const { kind: _k, properties, ...edge } = entry;
@@ -51,19 +60,26 @@ export function expandLinkTo(linkTo: unknown): LinkToExpansion {
 
 /** The three accepted shapes as [string, options] pairs, with their shape errors. */
 function linkToEntries(linkTo: unknown): [string, Record<string, unknown>][] {
-  const fail = (message: string, extra: Record<string, unknown> = {}) => unprocessable(message, { field: 'link_to', ...extra });
+  const fail = (message: string, extra: Record<string, unknown> = {}) =>
+    unprocessable(message, { field: 'link_to', ...extra });
   let pairs: [unknown, unknown][];
   if (typeof linkTo === 'string') pairs = [[linkTo, {}]];
   else if (Array.isArray(linkTo)) pairs = linkTo.map((k) => [k, {}]);
   else if (linkTo !== null && typeof linkTo === 'object') pairs = Object.entries(linkTo);
   else throw fail('link_to must be a string, a list of strings, or an object mapping strings to options');
-  if (pairs.length > GRAPH_LIMITS.linkToEntries) throw fail(`link_to has at most ${GRAPH_LIMITS.linkToEntries} entries`);
+  if (pairs.length > GRAPH_LIMITS.linkToEntries)
+    throw fail(`link_to has at most ${GRAPH_LIMITS.linkToEntries} entries`);
   return pairs.map(([key, options], index) => {
     if (typeof key !== 'string') throw fail(`link_to[${index}] must be a string`, { index });
     const opts = options ?? {};
-    if (typeof opts !== 'object' || Array.isArray(opts)) throw fail(`link_to options for "${key}" must be an object`, { key });
+    if (typeof opts !== 'object' || Array.isArray(opts))
+      throw fail(`link_to options for "${key}" must be an object`, { key });
     const unknown = Object.keys(opts).filter((k) => !OPTION_KEYS.has(k));
-    if (unknown.length) throw fail(`link_to options for "${key}" allow set, create, on_miss, when, link_only; got ${unknown.join(', ')}`, { key, options: unknown });
+    if (unknown.length)
+      throw fail(
+        `link_to options for "${key}" allow set, create, on_miss, when, link_only; got ${unknown.join(', ')}`,
+        { key, options: unknown },
+      );
     return [key, opts as Record<string, unknown>];
   });
 }

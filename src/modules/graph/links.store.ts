@@ -3,7 +3,11 @@ import type { Queryable } from '../../platform/db/index.ts';
 // Memory-to-memory links of the graph: which other memories a memory relates to.
 
 /** The user's memories stored just before this one, newest first (`$previous`, `$context:N`). */
-export async function previousMemoryIds(db: Queryable, m: { organization_id: string; user_id: string; created_at: Date; id: string }, n: number): Promise<string[]> {
+export async function previousMemoryIds(
+  db: Queryable,
+  m: { organization_id: string; user_id: string; created_at: Date; id: string },
+  n: number,
+): Promise<string[]> {
   if (n <= 0) return [];
   const rows = await db.query<{ id: string }>(
     `SELECT id FROM memories WHERE organization_id = $1 AND user_id = $2 AND (created_at, id) < ($3, $4)
@@ -17,7 +21,11 @@ export async function previousMemoryIds(db: Queryable, m: { organization_id: str
  * The user's `n` memories most similar to this one (cosine of the primary embeddings of their
  * first chunks, same model), for link_to_related_memories. Per user, so a scan is fine.
  */
-export async function relatedMemoryIds(db: Queryable, m: { organization_id: string; user_id: string; id: string }, n: number): Promise<string[]> {
+export async function relatedMemoryIds(
+  db: Queryable,
+  m: { organization_id: string; user_id: string; id: string },
+  n: number,
+): Promise<string[]> {
   if (n <= 0) return [];
   const rows = await db.query<{ memory_id: string }>(
     `WITH q AS (SELECT embedding, embedding_model FROM memory_chunks WHERE memory_id = $1 AND chunk_index = 0 AND embedding IS NOT NULL)
@@ -32,7 +40,10 @@ export async function relatedMemoryIds(db: Queryable, m: { organization_id: stri
 /** Which of `ids` are memories of the organization (relationships may name memories by id). */
 export async function existingMemoryIds(db: Queryable, organizationId: string, ids: string[]): Promise<Set<string>> {
   if (!ids.length) return new Set();
-  const rows = await db.query<{ id: string }>('SELECT id FROM memories WHERE organization_id = $1 AND id = ANY($2::text[])', [organizationId, ids]);
+  const rows = await db.query<{ id: string }>(
+    'SELECT id FROM memories WHERE organization_id = $1 AND id = ANY($2::text[])',
+    [organizationId, ids],
+  );
   return new Set(rows.map((r) => r.id));
 }
 
@@ -40,7 +51,12 @@ export async function existingMemoryIds(db: Queryable, organizationId: string, i
  * Link a memory to its own `Memory` node (made when another memory relates to it), so the node
  * and the relationships to it go when that memory is deleted.
  */
-export async function linkOwnMemoryNode(tx: Queryable, organizationId: string, memoryId: string, nodeId: string): Promise<void> {
+export async function linkOwnMemoryNode(
+  tx: Queryable,
+  organizationId: string,
+  memoryId: string,
+  nodeId: string,
+): Promise<void> {
   await tx.query(
     'INSERT INTO memory_nodes (memory_id, node_id, organization_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
     [memoryId, nodeId, organizationId],
@@ -60,6 +76,11 @@ export async function stillCurrent(
     [read.id],
   );
   const now = rows[0];
-  return !!now && now.content === read.content && now.consent === read.consent && now.namespace_id === read.namespace_id
-    && JSON.stringify(now.policy) === JSON.stringify(read.policy);
+  return (
+    !!now &&
+    now.content === read.content &&
+    now.consent === read.consent &&
+    now.namespace_id === read.namespace_id &&
+    JSON.stringify(now.policy) === JSON.stringify(read.policy)
+  );
 }

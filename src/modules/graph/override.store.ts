@@ -31,7 +31,15 @@ function filterSql(a: string, f: OverrideFilter, params: unknown[]): string {
  */
 export async function overrideMatches(
   db: Queryable,
-  q: { organizationId: string; namespaceKey: string | null; sourceLabel: string; relationshipType: string; targetLabel: string; direction: '->' | '<-' | '-'; filters: OverrideFilter[] },
+  q: {
+    organizationId: string;
+    namespaceKey: string | null;
+    sourceLabel: string;
+    relationshipType: string;
+    targetLabel: string;
+    direction: '->' | '<-' | '-';
+    filters: OverrideFilter[];
+  },
   limit = 500,
 ): Promise<{ memory_id: string; source: NodeRow; target: NodeRow }[]> {
   const params: unknown[] = [q.organizationId, q.relationshipType, q.sourceLabel, q.targetLabel];
@@ -42,10 +50,15 @@ export async function overrideMatches(
   const where = ['e.organization_id = $1', 'e.type = $2', 's.type = $3', 't.type = $4'];
   if (q.namespaceKey !== null) where.push(`s.namespace_key = $${params.push(q.namespaceKey)}`);
   for (const f of q.filters) {
-    const ends = [f.node_type === q.sourceLabel ? filterSql('s', f, params) : null, f.node_type === q.targetLabel ? filterSql('t', f, params) : null].filter(Boolean);
+    const ends = [
+      f.node_type === q.sourceLabel ? filterSql('s', f, params) : null,
+      f.node_type === q.targetLabel ? filterSql('t', f, params) : null,
+    ].filter(Boolean);
     where.push(ends.length ? `(${ends.join(' OR ')})` : 'false');
   }
-  const node = (a: string) => `json_build_object('id', ${a}.id, 'organization_id', ${a}.organization_id, 'namespace_key', ${a}.namespace_key,
+  const node = (
+    a: string,
+  ) => `json_build_object('id', ${a}.id, 'organization_id', ${a}.organization_id, 'namespace_key', ${a}.namespace_key,
     'type', ${a}.type, 'name', ${a}.name, 'properties', ${a}.properties, 'schema_id', ${a}.schema_id)`;
   return db.query(
     `SELECT e.memory_id, ${node('s')} AS source, ${node('t')} AS target

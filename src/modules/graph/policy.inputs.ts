@@ -1,9 +1,23 @@
 import { z } from 'zod';
 import { unprocessable } from '../../shared/errors.ts';
 import {
-  DEFAULT_THRESHOLD, GRAPH_LIMITS, boundedWhen, edgeConstraint, edgeDirection, manualNode, nodeConstraint, onMissPolicy,
-  propertyName, relationship, scalarValue, searchMode, setValue, typeName,
-  type PropertyMatch, type SearchConfig, type SetValue,
+  DEFAULT_THRESHOLD,
+  GRAPH_LIMITS,
+  boundedWhen,
+  edgeConstraint,
+  edgeDirection,
+  manualNode,
+  nodeConstraint,
+  onMissPolicy,
+  propertyName,
+  relationship,
+  scalarValue,
+  searchMode,
+  setValue,
+  typeName,
+  type PropertyMatch,
+  type SearchConfig,
+  type SetValue,
 } from './policy.schemas.ts';
 
 /**
@@ -29,8 +43,14 @@ export function compact<T extends Obj>(o: T): Compact<T> {
 export function parseOr422<S extends z.ZodType>(schema: S, value: unknown, field: string): z.output<S> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.map((i) => ({ field: [field, ...i.path.map(String)].join('.'), message: i.message }));
-  throw unprocessable(`Invalid ${field}: ${issues.map((i) => `${i.field}: ${i.message}`).join('; ')}`, { field, issues });
+  const issues = parsed.error.issues.map((i) => ({
+    field: [field, ...i.path.map(String)].join('.'),
+    message: i.message,
+  }));
+  throw unprocessable(`Invalid ${field}: ${issues.map((i) => `${i.field}: ${i.message}`).join('; ')}`, {
+    field,
+    issues,
+  });
 }
 
 /**
@@ -38,8 +58,16 @@ export function parseOr422<S extends z.ZodType>(schema: S, value: unknown, field
  * lookup; spec §2.4 also lists `always`, which has no "duplicate even when found" meaning
  * in the canonical model, so it is the creating policy, upsert.
  */
-export const CREATE_ALIASES = { upsert: 'upsert', auto: 'upsert', always: 'upsert', lookup: 'lookup', never: 'lookup' } as const;
-const createInput = z.enum(Object.keys(CREATE_ALIASES) as [keyof typeof CREATE_ALIASES, ...(keyof typeof CREATE_ALIASES)[]]);
+export const CREATE_ALIASES = {
+  upsert: 'upsert',
+  auto: 'upsert',
+  always: 'upsert',
+  lookup: 'lookup',
+  never: 'lookup',
+} as const;
+const createInput = z.enum(
+  Object.keys(CREATE_ALIASES) as [keyof typeof CREATE_ALIASES, ...(keyof typeof CREATE_ALIASES)[]],
+);
 
 /** A bare string in `search.properties` means an exact match on that property (client contract). */
 const propertyInput = z.union([
@@ -55,9 +83,15 @@ const propertyInput = z.union([
 type PropertyIn = z.output<typeof propertyInput>;
 
 /** Fill mode and threshold: the property's own, else the search-level default, else semantic at its default threshold. */
-function canonicalProperty(p: PropertyIn, defaults: { mode?: PropertyMatch['mode'] | null; threshold?: number | null }): PropertyMatch {
+function canonicalProperty(
+  p: PropertyIn,
+  defaults: { mode?: PropertyMatch['mode'] | null; threshold?: number | null },
+): PropertyMatch {
   const mode = p.mode ?? defaults.mode ?? 'semantic';
-  const threshold = mode === 'exact' ? undefined : ('threshold' in p ? p.threshold : undefined) ?? defaults.threshold ?? DEFAULT_THRESHOLD[mode];
+  const threshold =
+    mode === 'exact'
+      ? undefined
+      : (('threshold' in p ? p.threshold : undefined) ?? defaults.threshold ?? DEFAULT_THRESHOLD[mode]);
   return compact({ name: p.name, mode, threshold, value: ('value' in p ? p.value : undefined) ?? undefined });
 }
 
@@ -88,10 +122,15 @@ export const searchInput = z
         edge_type: v.edge_type,
         target_type: v.target_type,
         direction: v.direction ?? 'outgoing',
-        target_search: v.target_search ? { properties: v.target_search.properties.map((p) => canonicalProperty(p, v.target_search!)) } : undefined,
+        target_search: v.target_search
+          ? { properties: v.target_search.properties.map((p) => canonicalProperty(p, v.target_search!)) }
+          : undefined,
       }),
     );
-    return compact({ properties: (s.properties ?? []).map((p) => canonicalProperty(p, s)), via_relationship: via.length ? via : undefined });
+    return compact({
+      properties: (s.properties ?? []).map((p) => canonicalProperty(p, s)),
+      via_relationship: via.length ? via : undefined,
+    });
   })
   // `search: {}` (or only defaults) selects nothing: the same as no search, not an error.
   .transform((s) => (s.properties.length || s.via_relationship ? s : undefined));
@@ -105,9 +144,19 @@ function canonicalSetValue(v: unknown, ctx: z.RefinementCtx, key: string): SetVa
   if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
     const o = v as Obj;
     if ('mode' in o) {
-      if (o.mode === 'auto') return compact({ mode: 'auto' as const, prompt: (o.prompt ?? undefined) as string | undefined, text_mode: (o.text_mode ?? undefined) as any });
+      if (o.mode === 'auto')
+        return compact({
+          mode: 'auto' as const,
+          prompt: (o.prompt ?? undefined) as string | undefined,
+          text_mode: (o.text_mode ?? undefined) as any,
+        });
       if (o.mode === 'exact' && 'value' in o) return { mode: 'exact', value: o.value };
-      ctx.issues.push({ code: 'custom', path: [key, 'mode'], input: o.mode, message: "set mode must be 'auto', or 'exact' with a value" });
+      ctx.issues.push({
+        code: 'custom',
+        path: [key, 'mode'],
+        input: o.mode,
+        message: "set mode must be 'auto', or 'exact' with a value",
+      });
       return { mode: 'exact', value: null };
     }
     if (Object.keys(o).length === 1 && 'value' in o) return { mode: 'exact', value: o.value };
@@ -116,9 +165,10 @@ function canonicalSetValue(v: unknown, ctx: z.RefinementCtx, key: string): SetVa
 }
 
 /** `set` as clients send it, every entry made explicit (`{mode: 'exact', value}` or `{mode: 'auto', ...}`). */
-export const setInput = z.record(propertyName, z.unknown()).transform((m, ctx) =>
-  Object.fromEntries(Object.entries(m).map(([k, v]) => [k, canonicalSetValue(v, ctx, k)])),
-).pipe(z.record(z.string(), setValue));
+export const setInput = z
+  .record(propertyName, z.unknown())
+  .transform((m, ctx) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, canonicalSetValue(v, ctx, k)])))
+  .pipe(z.record(z.string(), setValue));
 
 /** Deeper than the bound means refuse before recursive validation: a 10 000-deep body must not blow the stack. */
 function rawDepth(v: unknown, limit: number): number {
@@ -131,7 +181,9 @@ function rawDepth(v: unknown, limit: number): number {
 /** `when`: null and `{}` mean "always" (absent). */
 export const whenInput = z
   .unknown()
-  .refine((v) => rawDepth(v, GRAPH_LIMITS.whenDepth + 1) <= GRAPH_LIMITS.whenDepth, { message: `conditions nest at most ${GRAPH_LIMITS.whenDepth} deep` })
+  .refine((v) => rawDepth(v, GRAPH_LIMITS.whenDepth + 1) <= GRAPH_LIMITS.whenDepth, {
+    message: `conditions nest at most ${GRAPH_LIMITS.whenDepth} deep`,
+  })
   .transform((v) => (v === null || (typeof v === 'object' && Object.keys(v as Obj).length === 0) ? undefined : v))
   .pipe(boundedWhen.optional());
 
@@ -144,7 +196,11 @@ const commonInput = {
   when: whenInput.optional(),
 };
 
-type CommonIn = { create?: keyof typeof CREATE_ALIASES | null; on_miss?: 'create' | 'ignore' | 'error' | null; link_only?: boolean | null };
+type CommonIn = {
+  create?: keyof typeof CREATE_ALIASES | null;
+  on_miss?: 'create' | 'ignore' | 'error' | null;
+  link_only?: boolean | null;
+};
 
 /**
  * Resolve create/on_miss into one consistent pair. The contract says an explicit
@@ -155,11 +211,17 @@ function resolveCreation(c: CommonIn, ctx: z.RefinementCtx) {
   let create: 'upsert' | 'lookup' | undefined = c.create ? CREATE_ALIASES[c.create] : undefined;
   if (c.link_only) {
     if (create === 'upsert') {
-      ctx.issues.push({ code: 'custom', path: ['link_only'], input: c.link_only, message: `create '${c.create}' conflicts with deprecated link_only: true; send only create` });
+      ctx.issues.push({
+        code: 'custom',
+        path: ['link_only'],
+        input: c.link_only,
+        message: `create '${c.create}' conflicts with deprecated link_only: true; send only create`,
+      });
     }
     create = 'lookup';
   }
-  if (c.on_miss) return { create: c.on_miss === 'create' ? ('upsert' as const) : ('lookup' as const), on_miss: c.on_miss };
+  if (c.on_miss)
+    return { create: c.on_miss === 'create' ? ('upsert' as const) : ('lookup' as const), on_miss: c.on_miss };
   create ??= 'upsert';
   return { create, on_miss: create === 'upsert' ? ('create' as const) : ('ignore' as const) };
 }
@@ -168,7 +230,13 @@ function resolveCreation(c: CommonIn, ctx: z.RefinementCtx) {
 export const nodeConstraintInput = z
   .object({ node_type: typeName, ...commonInput })
   .transform((c, ctx) =>
-    compact({ node_type: c.node_type, search: c.search ?? undefined, set: c.set ?? undefined, ...resolveCreation(c, ctx), when: c.when }),
+    compact({
+      node_type: c.node_type,
+      search: c.search ?? undefined,
+      set: c.set ?? undefined,
+      ...resolveCreation(c, ctx),
+      when: c.when,
+    }),
   )
   .pipe(nodeConstraint);
 
@@ -200,7 +268,12 @@ function alias<T>(o: Obj, current: string, old: string, ctx: z.RefinementCtx): T
   const a = o[current] ?? undefined;
   const b = o[old] ?? undefined;
   if (a !== undefined && b !== undefined && a !== b) {
-    ctx.issues.push({ code: 'custom', path: [old], input: b, message: `${current} and deprecated ${old} differ; send only ${current}` });
+    ctx.issues.push({
+      code: 'custom',
+      path: [old],
+      input: b,
+      message: `${current} and deprecated ${old} differ; send only ${current}`,
+    });
   }
   return (a ?? b) as T | undefined;
 }
@@ -216,7 +289,15 @@ export const manualNodeInput = z
 
 /** A relationship (RelationshipSpec); superseded source_node_id / target_node_id / relationship_type accepted. */
 export const relationshipInput = z
-  .object({ source: anything, target: anything, type: anything, source_node_id: anything, target_node_id: anything, relationship_type: anything, properties: anything })
+  .object({
+    source: anything,
+    target: anything,
+    type: anything,
+    source_node_id: anything,
+    target_node_id: anything,
+    relationship_type: anything,
+    properties: anything,
+  })
   .transform((r, ctx) =>
     compact({
       source: alias(r, 'source', 'source_node_id', ctx),

@@ -2,10 +2,25 @@ import { z } from 'zod';
 import { unprocessable } from '../../shared/errors.ts';
 import { expandLinkTo } from './link-to.ts';
 import {
-  DEFAULT_RELATED_MEMORIES, GRAPH_LIMITS, PREVIOUS_MEMORY, THIS_MEMORY, typeName,
-  type EdgeConstraint, type GraphMode, type ManualNode, type NodeConstraint, type Relationship,
+  DEFAULT_RELATED_MEMORIES,
+  GRAPH_LIMITS,
+  PREVIOUS_MEMORY,
+  THIS_MEMORY,
+  typeName,
+  type EdgeConstraint,
+  type GraphMode,
+  type ManualNode,
+  type NodeConstraint,
+  type Relationship,
 } from './policy.schemas.ts';
-import { compact, edgeConstraintInput, manualNodeInput, nodeConstraintInput, parseOr422, relationshipInput } from './policy.inputs.ts';
+import {
+  compact,
+  edgeConstraintInput,
+  manualNodeInput,
+  nodeConstraintInput,
+  parseOr422,
+  relationshipInput,
+} from './policy.inputs.ts';
 
 /**
  * One precedence level of the graph policy (the request, the deprecated
@@ -35,7 +50,9 @@ export interface PolicyLevel {
 }
 
 /** `structured` is the client's old alias of manual. */
-const modeInput = z.enum(['auto', 'manual', 'none', 'structured']).transform((m): GraphMode => (m === 'structured' ? 'manual' : m));
+const modeInput = z
+  .enum(['auto', 'manual', 'none', 'structured'])
+  .transform((m): GraphMode => (m === 'structured' ? 'manual' : m));
 const schemaId = z.string().min(1).max(512);
 const related = z.union([z.boolean(), z.number().int().min(0).max(GRAPH_LIMITS.relatedMemories)]);
 
@@ -60,10 +77,18 @@ export function readLevel(o: Obj, prefix: string): PolicyLevel {
     mode: has('mode') ? parseOr422(modeInput, o.mode, f('mode')) : undefined,
     schema_id: has('schema_id') ? parseOr422(schemaId, o.schema_id, f('schema_id')) : undefined,
     nodes: given('nodes') ? parseOr422(list(manualNodeInput, GRAPH_LIMITS.nodes), o.nodes, f('nodes')) : undefined,
-    relationships: given('relationships') ? parseOr422(list(relationshipInput, GRAPH_LIMITS.relationships), o.relationships, f('relationships')) : undefined,
-    node_constraints: has('node_constraints') ? parseOr422(list(nodeConstraintInput, GRAPH_LIMITS.nodeConstraints), o.node_constraints, f('node_constraints')) : [],
-    edge_constraints: has('edge_constraints') ? parseOr422(list(edgeConstraintInput, GRAPH_LIMITS.edgeConstraints), o.edge_constraints, f('edge_constraints')) : [],
-    link_to_previous_memory: has('link_to_previous_memory') ? parseOr422(z.boolean(), o.link_to_previous_memory, f('link_to_previous_memory')) : undefined,
+    relationships: given('relationships')
+      ? parseOr422(list(relationshipInput, GRAPH_LIMITS.relationships), o.relationships, f('relationships'))
+      : undefined,
+    node_constraints: has('node_constraints')
+      ? parseOr422(list(nodeConstraintInput, GRAPH_LIMITS.nodeConstraints), o.node_constraints, f('node_constraints'))
+      : [],
+    edge_constraints: has('edge_constraints')
+      ? parseOr422(list(edgeConstraintInput, GRAPH_LIMITS.edgeConstraints), o.edge_constraints, f('edge_constraints'))
+      : [],
+    link_to_previous_memory: has('link_to_previous_memory')
+      ? parseOr422(z.boolean(), o.link_to_previous_memory, f('link_to_previous_memory'))
+      : undefined,
     contentFields: [],
     constraintFields: [],
   };
@@ -73,7 +98,8 @@ export function readLevel(o: Obj, prefix: string): PolicyLevel {
   }
   if (has('link_to')) applyLinkTo(level, o.link_to, f('link_to'));
   if (has('relationships_json')) applyRelationshipsJson(level, o.relationships_json, f('relationships_json'));
-  for (const k of ['nodes', 'relationships', 'node_constraints', 'edge_constraints', 'link_to', 'relationships_json']) if (given(k)) level.contentFields.push(f(k));
+  for (const k of ['nodes', 'relationships', 'node_constraints', 'edge_constraints', 'link_to', 'relationships_json'])
+    if (given(k)) level.contentFields.push(f(k));
   if (level.link_to_previous_memory) level.contentFields.push(f('link_to_previous_memory'));
   if (level.link_to_related_memories) level.contentFields.push(f('link_to_related_memories'));
   for (const k of ['node_constraints', 'edge_constraints']) if (given(k)) level.constraintFields.push(f(k));
@@ -89,7 +115,9 @@ function applyLinkTo(level: PolicyLevel, linkTo: unknown, field: string): void {
   for (const s of x.specials) {
     if (s.ref === '$previous') {
       if (level.link_to_previous_memory === false) {
-        throw unprocessable(`${field} links $previous but link_to_previous_memory is false`, { fields: [field, at(level.prefix, 'link_to_previous_memory')] });
+        throw unprocessable(`${field} links $previous but link_to_previous_memory is false`, {
+          fields: [field, at(level.prefix, 'link_to_previous_memory')],
+        });
       }
       level.link_to_previous_memory = true;
     } else if (s.ref === '$context') {
@@ -134,7 +162,10 @@ function applyRelationshipsJson(level: PolicyLevel, value: unknown, field: strin
     } else if (r.related_item_id) {
       links.push(compact({ source: THIS_MEMORY, target: r.related_item_id, type: r.relation_type, properties }));
     } else {
-      throw unprocessable(`${field}.${i} needs related_item_id (relationship_type ${r.relationship_type ?? 'absent'})`, { field: `${field}.${i}.related_item_id` });
+      throw unprocessable(
+        `${field}.${i} needs related_item_id (relationship_type ${r.relationship_type ?? 'absent'})`,
+        { field: `${field}.${i}.related_item_id` },
+      );
     }
   });
   const rels = parseOr422(list(relationshipInput, GRAPH_LIMITS.relationships), links, field);
@@ -143,11 +174,20 @@ function applyRelationshipsJson(level: PolicyLevel, value: unknown, field: strin
 
 const graphGeneration = z.object({
   mode: modeInput.nullish(),
-  auto: z.object({ schema_id: schemaId.nullish(), property_overrides: z.array(z.unknown()).max(GRAPH_LIMITS.nodeConstraints).nullish() }).nullish(),
+  auto: z
+    .object({
+      schema_id: schemaId.nullish(),
+      property_overrides: z.array(z.unknown()).max(GRAPH_LIMITS.nodeConstraints).nullish(),
+    })
+    .nullish(),
   manual: z.object({ nodes: z.unknown().optional(), relationships: z.unknown().optional() }).nullish(),
 });
 
-const propertyOverride = z.object({ nodeLabel: typeName, set: z.record(z.string(), z.unknown()), match: z.record(z.string(), z.unknown()).nullish() });
+const propertyOverride = z.object({
+  nodeLabel: typeName,
+  set: z.record(z.string(), z.unknown()),
+  match: z.record(z.string(), z.unknown()).nullish(),
+});
 
 /**
  * Deprecated graph_generation as a level: `manual.nodes` (with `label`) and
@@ -165,8 +205,14 @@ export function readGraphGeneration(value: unknown): PolicyLevel {
     prefix: 'graph_generation',
     mode: g.mode ?? undefined,
     schema_id: g.auto?.schema_id ?? undefined,
-    nodes: nodes !== undefined ? parseOr422(list(manualNodeInput, GRAPH_LIMITS.nodes), nodes, 'graph_generation.manual.nodes') : undefined,
-    relationships: rels !== undefined ? parseOr422(list(relationshipInput, GRAPH_LIMITS.relationships), rels, 'graph_generation.manual.relationships') : undefined,
+    nodes:
+      nodes !== undefined
+        ? parseOr422(list(manualNodeInput, GRAPH_LIMITS.nodes), nodes, 'graph_generation.manual.nodes')
+        : undefined,
+    relationships:
+      rels !== undefined
+        ? parseOr422(list(relationshipInput, GRAPH_LIMITS.relationships), rels, 'graph_generation.manual.relationships')
+        : undefined,
     node_constraints: [],
     edge_constraints: [],
     contentFields: [],
@@ -176,7 +222,9 @@ export function readGraphGeneration(value: unknown): PolicyLevel {
     const field = `graph_generation.auto.property_overrides.${i}`;
     const o = parseOr422(propertyOverride, raw, field);
     const when = o.match && Object.keys(o.match).length ? o.match : undefined;
-    level.node_constraints.push(parseOr422(nodeConstraintInput, compact({ node_type: o.nodeLabel, set: o.set, when }), field));
+    level.node_constraints.push(
+      parseOr422(nodeConstraintInput, compact({ node_type: o.nodeLabel, set: o.set, when }), field),
+    );
     level.constraintFields.push(field);
   });
   if (nodes !== undefined) level.contentFields.push('graph_generation.manual.nodes');

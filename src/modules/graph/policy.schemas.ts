@@ -9,11 +9,26 @@ import { z } from 'zod';
 
 /** Bounds of the plan. Generous for real use, small enough that one request cannot make the graph job slow. */
 export const GRAPH_LIMITS = {
-  name: 128, nodeId: 256, stringValue: 4096, jsonValueChars: 16_384, prompt: 2000,
-  searchProperties: 10, viaRelationships: 5, setEntries: 50, nodeProperties: 100,
-  nodeConstraints: 50, edgeConstraints: 50, nodes: 100, relationships: 200,
-  whenDepth: 8, whenBranches: 20, whenComparisons: 20,
-  contextMemories: 50, relatedMemories: 20, linkToEntries: 50, linkToEntryChars: 5000,
+  name: 128,
+  nodeId: 256,
+  stringValue: 4096,
+  jsonValueChars: 16_384,
+  prompt: 2000,
+  searchProperties: 10,
+  viaRelationships: 5,
+  setEntries: 50,
+  nodeProperties: 100,
+  nodeConstraints: 50,
+  edgeConstraints: 50,
+  nodes: 100,
+  relationships: 200,
+  whenDepth: 8,
+  whenBranches: 20,
+  whenComparisons: 20,
+  contextMemories: 50,
+  relatedMemories: 20,
+  linkToEntries: 50,
+  linkToEntryChars: 5000,
 } as const;
 
 /** Default similarity thresholds (the official client's `semantic()` / `fuzzy()` defaults). */
@@ -59,11 +74,19 @@ export const scalarValue = z.union([z.string().max(GRAPH_LIMITS.stringValue), z.
 });
 
 /** Matching modes, modes of creation and miss handling, edge direction, graph mode. */
-export const searchMode = z.enum(['exact', 'semantic', 'fuzzy']).describe('exact: equal value; semantic: embedding similarity; fuzzy: edit distance');
-export const createPolicy = z.enum(['upsert', 'lookup']).describe('upsert: create when no match is found; lookup: link to existing nodes only');
+export const searchMode = z
+  .enum(['exact', 'semantic', 'fuzzy'])
+  .describe('exact: equal value; semantic: embedding similarity; fuzzy: edit distance');
+export const createPolicy = z
+  .enum(['upsert', 'lookup'])
+  .describe('upsert: create when no match is found; lookup: link to existing nodes only');
 export const onMissPolicy = z.enum(['create', 'ignore', 'error']).describe('What to do when search finds no match');
-export const edgeDirection = z.enum(['outgoing', 'incoming', 'both']).describe('outgoing: the matched node is the source (default)');
-export const graphMode = z.enum(['auto', 'manual', 'none']).describe('auto: extraction with constraints; manual: exactly the given nodes; none: no graph');
+export const edgeDirection = z
+  .enum(['outgoing', 'incoming', 'both'])
+  .describe('outgoing: the matched node is the source (default)');
+export const graphMode = z
+  .enum(['auto', 'manual', 'none'])
+  .describe('auto: extraction with constraints; manual: exactly the given nodes; none: no graph');
 
 /** One property used to find an existing node; `threshold` only for semantic and fuzzy. */
 export const propertyMatch = z.strictObject({
@@ -107,7 +130,9 @@ export const setValue = z.discriminatedUnion('mode', [
 /** `set`: property name → value to set. */
 export const setMap = z
   .record(propertyName, setValue)
-  .refine((m) => Object.keys(m).length <= GRAPH_LIMITS.setEntries, { message: `at most ${GRAPH_LIMITS.setEntries} properties` })
+  .refine((m) => Object.keys(m).length <= GRAPH_LIMITS.setEntries, {
+    message: `at most ${GRAPH_LIMITS.setEntries} properties`,
+  })
   .describe('Property values to set on matched or created nodes/edges');
 
 /** Logical operators of `when`; any other key is a property compared for equality. */
@@ -141,13 +166,19 @@ export const whenCondition = z
     const operators = keys.filter((k) => (WHEN_OPERATORS as readonly string[]).includes(k));
     if (keys.length === 0) ctx.addIssue({ code: 'custom', message: 'a condition must not be empty' });
     if (operators.length > 0 && keys.length > 1) {
-      ctx.addIssue({ code: 'custom', message: `${operators[0]} must be the only key of its object; combine with _and` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `${operators[0]} must be the only key of its object; combine with _and`,
+      });
     }
-    if (keys.length > GRAPH_LIMITS.whenComparisons) ctx.addIssue({ code: 'custom', message: `at most ${GRAPH_LIMITS.whenComparisons} comparisons` });
+    if (keys.length > GRAPH_LIMITS.whenComparisons)
+      ctx.addIssue({ code: 'custom', message: `at most ${GRAPH_LIMITS.whenComparisons} comparisons` });
     for (const k of keys) {
       if (operators.includes(k)) continue;
-      if (k.startsWith('_')) ctx.addIssue({ code: 'custom', path: [k], message: `unknown operator ${k} (use _and, _or, _not)` });
-      else if (!NAME_PATTERN.test(k) || k.length > GRAPH_LIMITS.name) ctx.addIssue({ code: 'custom', path: [k], message: 'invalid property name' });
+      if (k.startsWith('_'))
+        ctx.addIssue({ code: 'custom', path: [k], message: `unknown operator ${k} (use _and, _or, _not)` });
+      else if (!NAME_PATTERN.test(k) || k.length > GRAPH_LIMITS.name)
+        ctx.addIssue({ code: 'custom', path: [k], message: 'invalid property name' });
     }
   });
 
@@ -184,7 +215,9 @@ export const edgeConstraint = z.strictObject({
 
 const propertiesMap = z
   .record(z.string().min(1).max(GRAPH_LIMITS.name), jsonValue)
-  .refine((m) => Object.keys(m).length <= GRAPH_LIMITS.nodeProperties, { message: `at most ${GRAPH_LIMITS.nodeProperties} properties` });
+  .refine((m) => Object.keys(m).length <= GRAPH_LIMITS.nodeProperties, {
+    message: `at most ${GRAPH_LIMITS.nodeProperties} properties`,
+  });
 
 /** A node given exactly (manual mode). */
 export const manualNode = z.strictObject({
@@ -214,8 +247,18 @@ export const graphPlan = z.strictObject({
   node_constraints: z.array(nodeConstraint).max(GRAPH_LIMITS.nodeConstraints).describe('Auto mode only'),
   edge_constraints: z.array(edgeConstraint).max(GRAPH_LIMITS.edgeConstraints).describe('Auto mode only'),
   link_to_previous_memory: z.boolean().describe('Link the memory to the user’s previous memory'),
-  link_to_related_memories: z.number().int().min(0).max(GRAPH_LIMITS.relatedMemories).describe('Link to this many most similar memories'),
-  link_to_context_memories: z.number().int().min(0).max(GRAPH_LIMITS.contextMemories).describe('Link to the last N memories of the conversation ($context:N)'),
+  link_to_related_memories: z
+    .number()
+    .int()
+    .min(0)
+    .max(GRAPH_LIMITS.relatedMemories)
+    .describe('Link to this many most similar memories'),
+  link_to_context_memories: z
+    .number()
+    .int()
+    .min(0)
+    .max(GRAPH_LIMITS.contextMemories)
+    .describe('Link to the last N memories of the conversation ($context:N)'),
   disabled_by: z.literal('consent').optional().describe('Why the graph is off although the request asked for one'),
 });
 
@@ -233,7 +276,8 @@ export type Relationship = z.infer<typeof relationship>;
 export type GraphPlan = z.infer<typeof graphPlan>;
 
 /** What a relationship endpoint refers to. */
-export type Endpoint = { kind: 'this' } | { kind: 'previous' } | { kind: 'node'; id: string } | { kind: 'memory'; id: string };
+export type Endpoint =
+  { kind: 'this' } | { kind: 'previous' } | { kind: 'node'; id: string } | { kind: 'memory'; id: string };
 
 /** Manual node ids win over memory ids: an id present in `nodes` is that node. */
 export function classifyEndpoint(ref: string, nodeIds: ReadonlySet<string>): Endpoint {

@@ -1,7 +1,13 @@
 import { unprocessable } from '../../shared/errors.ts';
 import { asObject, readGraphGeneration, readLevel, type PolicyLevel } from './policy.levels.ts';
 import { parseOr422 } from './policy.inputs.ts';
-import { graphPlan, type EdgeConstraint, type GraphMode, type GraphPlan, type NodeConstraint } from './policy.schemas.ts';
+import {
+  graphPlan,
+  type EdgeConstraint,
+  type GraphMode,
+  type GraphPlan,
+  type NodeConstraint,
+} from './policy.schemas.ts';
 
 /**
  * Resolve what arrives as `NormalisedPolicy.graph` (see memories/compat.ts) into one
@@ -28,11 +34,15 @@ import { graphPlan, type EdgeConstraint, type GraphMode, type GraphPlan, type No
  * @param schemaPolicy The `memory_policy` of the schema named by `requestedSchemaId(graph)`, if any.
  * @throws AppError 422 naming the offending or conflicting fields.
  */
-export function resolveGraphPlan(graph: Record<string, unknown> | null | undefined, schemaPolicy?: Record<string, unknown> | null): GraphPlan {
+export function resolveGraphPlan(
+  graph: Record<string, unknown> | null | undefined,
+  schemaPolicy?: Record<string, unknown> | null,
+): GraphPlan {
   const request = asObject(graph, 'policy.graph');
   const levels: PolicyLevel[] = [readLevel(request, '')];
   if (request.legacy_graph_generation != null) levels.push(readGraphGeneration(request.legacy_graph_generation));
-  if (schemaPolicy != null) levels.push(readLevel(asObject(schemaPolicy, 'schema.memory_policy'), 'schema.memory_policy'));
+  if (schemaPolicy != null)
+    levels.push(readLevel(asObject(schemaPolicy, 'schema.memory_policy'), 'schema.memory_policy'));
   levels.forEach(checkLevel);
 
   const mode = first(levels, impliedMode) ?? 'auto';
@@ -48,9 +58,14 @@ export function resolveGraphPlan(graph: Record<string, unknown> | null | undefin
     relationships: first(contributing, (l) => l.relationships) ?? [],
   };
   if (mode === 'manual') {
-    const conflicting = contributing.filter((l) => l.prefix !== 'schema.memory_policy').flatMap((l) => l.constraintFields);
+    const conflicting = contributing
+      .filter((l) => l.prefix !== 'schema.memory_policy')
+      .flatMap((l) => l.constraintFields);
     if (conflicting.length) {
-      throw unprocessable(`mode manual stores exactly the given nodes and relationships; remove ${conflicting.join(', ')}`, { fields: ['mode', ...conflicting] });
+      throw unprocessable(
+        `mode manual stores exactly the given nodes and relationships; remove ${conflicting.join(', ')}`,
+        { fields: ['mode', ...conflicting] },
+      );
     }
     plan.nodes = first(contributing, (l) => l.nodes) ?? [];
     if (plan.nodes.length === 0 && plan.relationships.length === 0) {
@@ -62,8 +77,14 @@ export function resolveGraphPlan(graph: Record<string, unknown> | null | undefin
       seen.add(n.id);
     }
   } else {
-    plan.node_constraints = mergeByKey(contributing.map((l) => l.node_constraints), nodeKey);
-    plan.edge_constraints = mergeByKey(contributing.map((l) => l.edge_constraints), edgeKey);
+    plan.node_constraints = mergeByKey(
+      contributing.map((l) => l.node_constraints),
+      nodeKey,
+    );
+    plan.edge_constraints = mergeByKey(
+      contributing.map((l) => l.edge_constraints),
+      edgeKey,
+    );
   }
   return parseOr422(graphPlan, plan, 'policy.graph');
 }
@@ -97,10 +118,14 @@ function impliedMode(l: PolicyLevel): GraphMode | undefined {
 function checkLevel(l: PolicyLevel): void {
   const field = (k: string) => (l.prefix ? `${l.prefix}.${k}` : k);
   if (l.mode === 'auto' && l.nodes?.length) {
-    throw unprocessable(`${field('mode')} auto extracts the graph; manual nodes need mode manual`, { fields: [field('mode'), field('nodes')] });
+    throw unprocessable(`${field('mode')} auto extracts the graph; manual nodes need mode manual`, {
+      fields: [field('mode'), field('nodes')],
+    });
   }
   if (l.mode === 'none' && l.contentFields.length) {
-    throw unprocessable(`${field('mode')} none builds no graph; remove ${l.contentFields.join(', ')}`, { fields: [field('mode'), ...l.contentFields] });
+    throw unprocessable(`${field('mode')} none builds no graph; remove ${l.contentFields.join(', ')}`, {
+      fields: [field('mode'), ...l.contentFields],
+    });
   }
 }
 

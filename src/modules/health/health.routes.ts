@@ -5,16 +5,25 @@ import type { Db } from '../../platform/db/index.ts';
 const health = z.object({ status: z.literal('ok'), version: z.string() });
 const ready = z.object({
   status: z.enum(['ready', 'unavailable']),
-  store: z.object({ kind: z.enum(['pglite', 'postgres']), ok: z.boolean(), latency_ms: z.number(), error: z.string().optional() }),
+  store: z.object({
+    kind: z.enum(['pglite', 'postgres']),
+    ok: z.boolean(),
+    latency_ms: z.number(),
+    error: z.string().optional(),
+  }),
 });
 
 /** Liveness (no I/O) and readiness (a store round trip); both public for probes. */
 export function healthRoutes(db: Db, version: string): FastifyPluginAsyncZod {
   return async (app) => {
-    app.get('/health', { config: { public: true }, schema: { tags: ['health'], response: { 200: health } } }, async () => ({
-      status: 'ok' as const,
-      version,
-    }));
+    app.get(
+      '/health',
+      { config: { public: true }, schema: { tags: ['health'], response: { 200: health } } },
+      async () => ({
+        status: 'ok' as const,
+        version,
+      }),
+    );
     app.get(
       '/ready',
       { config: { public: true }, schema: { tags: ['health'], response: { 200: ready, 503: ready } } },

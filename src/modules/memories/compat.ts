@@ -59,14 +59,29 @@ function parseOccurredAt(value: unknown): Date | null {
  * `MemoryInput`, once, at the edge. `defaults` are batch-level values for items that do
  * not set their own.
  */
-export function normaliseMemory(body: AddMemoryBody, defaults: Partial<AddMemoryBody> = {}, legacy: LegacyQuery = {}): MemoryInput {
+export function normaliseMemory(
+  body: AddMemoryBody,
+  defaults: Partial<AddMemoryBody> = {},
+  legacy: LegacyQuery = {},
+): MemoryInput {
   const b: AddMemoryBody = { ...body };
-  for (const k of ['external_user_id', 'namespace_id', 'policy', 'memory_policy', 'link_to', 'graph_generation', 'user_id'] as const) {
+  for (const k of [
+    'external_user_id',
+    'namespace_id',
+    'policy',
+    'memory_policy',
+    'link_to',
+    'graph_generation',
+    'user_id',
+  ] as const) {
     if (b[k] === undefined && defaults[k] !== undefined) (b as Obj)[k] = defaults[k];
   }
   const metadata: Obj = { ...(b.metadata ?? {}) };
   // Deprecated scope and policy keys inside metadata.
-  const externalUserId = pick(b.external_user_id, metadata.external_user_id, ['external_user_id', 'metadata.external_user_id']);
+  const externalUserId = pick(b.external_user_id, metadata.external_user_id, [
+    'external_user_id',
+    'metadata.external_user_id',
+  ]);
   const namespaceId = pick(b.namespace_id, metadata.namespace_id, ['namespace_id', 'metadata.namespace_id']);
   const userId = pick(b.user_id, metadata.user_id, ['user_id', 'metadata.user_id']);
   for (const k of ['external_user_id', 'namespace_id', 'user_id', 'organization_id']) delete metadata[k];
@@ -81,16 +96,27 @@ export function normaliseMemory(body: AddMemoryBody, defaults: Partial<AddMemory
   delete metadata.risk;
   delete metadata.acl;
 
-  const consent = pick(pick(policy.consent, mp.consent, ['policy.consent', 'memory_policy.consent']), legacyConsent, ['policy.consent', 'metadata.consent']);
-  const risk = pick(pick(policy.risk, mp.risk, ['policy.risk', 'memory_policy.risk']), legacyRisk, ['policy.risk', 'metadata.risk']);
+  const consent = pick(pick(policy.consent, mp.consent, ['policy.consent', 'memory_policy.consent']), legacyConsent, [
+    'policy.consent',
+    'metadata.consent',
+  ]);
+  const risk = pick(pick(policy.risk, mp.risk, ['policy.risk', 'memory_policy.risk']), legacyRisk, [
+    'policy.risk',
+    'metadata.risk',
+  ]);
   const acl = pick(policy.acl, mp.acl, ['policy.acl', 'memory_policy.acl']) ?? legacyAclToConfig(legacyAcl);
 
   // Graph: policy.graph > memory_policy > graph_generation (spec: policy takes precedence).
   const { acl: _a, consent: _c, risk: _r, ...mpGraph } = mp;
-  const graph: Obj = { ...(b.graph_generation ? { legacy_graph_generation: b.graph_generation } : {}), ...mpGraph, ...(policy.graph ?? {}) };
+  const graph: Obj = {
+    ...(b.graph_generation ? { legacy_graph_generation: b.graph_generation } : {}),
+    ...mpGraph,
+    ...(policy.graph ?? {}),
+  };
   if (mpGraph.mode === 'structured') graph.mode = 'manual';
   if (b.graph_generation?.mode && !policy.graph?.mode && !mp.mode) graph.mode = b.graph_generation.mode;
-  if (b.link_to !== undefined) graph.link_to = pick(policy.graph?.link_to, b.link_to, ['policy.graph.link_to', 'link_to']);
+  if (b.link_to !== undefined)
+    graph.link_to = pick(policy.graph?.link_to, b.link_to, ['policy.graph.link_to', 'link_to']);
   if (b.relationships_json) graph.relationships_json = b.relationships_json;
   // Deprecated item-level graph options (spec 2.2) join the graph plan like memory_policy's own.
   for (const k of ['relationships', 'link_to_previous_memory', 'link_to_related_memories'] as const) {
@@ -101,10 +127,19 @@ export function normaliseMemory(body: AddMemoryBody, defaults: Partial<AddMemory
   let transform: Obj | undefined = policy.transform_embedding ? { ...policy.transform_embedding } : undefined;
   if (legacy.enable_holographic !== undefined) {
     const mode = legacy.enable_holographic ? 'auto' : 'none';
-    transform = { ...transform, mode: pick(transform?.mode, mode, ['policy.transform_embedding.mode', 'enable_holographic']) };
+    transform = {
+      ...transform,
+      mode: pick(transform?.mode, mode, ['policy.transform_embedding.mode', 'enable_holographic']),
+    };
   }
   if (legacy.frequency_schema_id !== undefined) {
-    transform = { ...transform, domain_id: pick(transform?.domain_id, legacy.frequency_schema_id, ['policy.transform_embedding.domain_id', 'frequency_schema_id']) };
+    transform = {
+      ...transform,
+      domain_id: pick(transform?.domain_id, legacy.frequency_schema_id, [
+        'policy.transform_embedding.domain_id',
+        'frequency_schema_id',
+      ]),
+    };
   }
 
   return {

@@ -7,7 +7,18 @@ import { canonicalCategory, normaliseMemory, type LegacyQuery } from './compat.t
 import { buildChunks, type Embedders } from './indexing.ts';
 import { toMemoryObject, type MemoryObject } from './memory-object.ts';
 import type { AddMemoryBody } from './memories.schemas.ts';
-import { chunkIdsOf, deleteChunks, deleteMemory, deleteUserMemories, getMemory, insertChunks, updateMemory, type ChunkData, type MemoryPatch, type MemoryRow } from './memories.store.ts';
+import {
+  chunkIdsOf,
+  deleteChunks,
+  deleteMemory,
+  deleteUserMemories,
+  getMemory,
+  insertChunks,
+  updateMemory,
+  type ChunkData,
+  type MemoryPatch,
+  type MemoryRow,
+} from './memories.store.ts';
 import type { SafetyFilter } from './safety.ts';
 import { aclLists, resolveWriteNamespace } from './ownership.ts';
 import { enqueue } from '../../platform/jobs/index.ts';
@@ -76,14 +87,32 @@ export function createMemoryLifecycle({ db, embedders, checkSize, publish }: Lif
       if (body.type !== undefined) patch.type = body.type;
       if (body.context !== undefined) patch.context = body.context;
       if (body.metadata !== undefined) {
-        const input = normaliseMemory({ content: current.content, type: current.type, metadata: body.metadata } as AddMemoryBody);
+        const input = normaliseMemory({
+          content: current.content,
+          type: current.type,
+          metadata: body.metadata,
+        } as AddMemoryBody);
         patch.metadata = { ...current.metadata, ...input.metadata };
         if (patch.metadata.category !== undefined) patch.metadata.category = canonicalCategory(patch.metadata.category);
         patch.occurred_at = input.occurredAt ?? current.occurred_at;
       }
-      if (body.policy || body.memory_policy || body.link_to || body.graph_generation || legacy.enable_holographic !== undefined) {
-        const input = normaliseMemory({ content: current.content, type: current.type, ...body } as AddMemoryBody, {}, legacy);
-        patch.policy = { ...current.policy, ...input.policy, graph: { ...current.policy.graph, ...input.policy.graph } };
+      if (
+        body.policy ||
+        body.memory_policy ||
+        body.link_to ||
+        body.graph_generation ||
+        legacy.enable_holographic !== undefined
+      ) {
+        const input = normaliseMemory(
+          { content: current.content, type: current.type, ...body } as AddMemoryBody,
+          {},
+          legacy,
+        );
+        patch.policy = {
+          ...current.policy,
+          ...input.policy,
+          graph: { ...current.policy.graph, ...input.policy.graph },
+        };
         if (input.policy.acl) {
           const acl = aclLists({ userId: current.user_id, externalUserId: current.external_user_id }, input.policy.acl);
           patch.acl_read = acl.read;
@@ -92,11 +121,15 @@ export function createMemoryLifecycle({ db, embedders, checkSize, publish }: Lif
         if (input.policy.consent) patch.consent = input.policy.consent;
         if (input.policy.risk) patch.risk = input.policy.risk;
       }
-      if (body.namespace_id !== undefined) patch.namespace_id = await resolveWriteNamespace(db, actor, body.namespace_id);
+      if (body.namespace_id !== undefined)
+        patch.namespace_id = await resolveWriteNamespace(db, actor, body.namespace_id);
       if (patch.policy) await checkGraphPolicy(db, actor, patch.policy.graph as Record<string, unknown>);
       // What the graph is built from changed: process the memory again (docs/graph.md).
-      const reprocess = patch.content !== undefined || patch.policy !== undefined || patch.consent !== undefined
-        || (patch.namespace_id !== undefined && patch.namespace_id !== current.namespace_id);
+      const reprocess =
+        patch.content !== undefined ||
+        patch.policy !== undefined ||
+        patch.consent !== undefined ||
+        (patch.namespace_id !== undefined && patch.namespace_id !== current.namespace_id);
       const row = await db.transaction(async (tx) => {
         const updated = await updateMemory(tx, scopeOf(actor), id, patch);
         if (updated && chunks) {
@@ -106,14 +139,27 @@ export function createMemoryLifecycle({ db, embedders, checkSize, publish }: Lif
         if (updated && reprocess) {
           const again = await requeueProcessing(tx, actor.organizationId, id);
           if (again) {
-            await memoryStateChanged(tx, publish, { organizationId: actor.organizationId, id, batch_id: again.batch_id, status: again.status });
-            await enqueue(tx, { kind: MEMORY_PROCESS, organizationId: actor.organizationId, payload: { memory_id: id } });
+            await memoryStateChanged(tx, publish, {
+              organizationId: actor.organizationId,
+              id,
+              batch_id: again.batch_id,
+              status: again.status,
+            });
+            await enqueue(tx, {
+              kind: MEMORY_PROCESS,
+              organizationId: actor.organizationId,
+              payload: { memory_id: id },
+            });
           }
         }
         return updated;
       });
       if (!row) throw notFound(`Memory ${id}`);
-      return { row, chunkIds: chunks ? chunks.map((c) => c.id) : await chunkIdsOf(db, id), updatedAt: iso(row.updated_at)! };
+      return {
+        row,
+        chunkIds: chunks ? chunks.map((c) => c.id) : await chunkIdsOf(db, id),
+        updatedAt: iso(row.updated_at)!,
+      };
     },
 
     async delete(actor: Actor, id: string): Promise<void> {
@@ -135,7 +181,8 @@ export function createMemoryLifecycle({ db, embedders, checkSize, publish }: Lif
       requirePermission(actor, 'delete');
       let userId: string | undefined;
       if (q.user_id) userId = (await getUser(db, actor.organizationId, q.user_id))?.id;
-      else if (q.external_user_id) userId = (await findUserByExternalId(db, actor.organizationId, q.external_user_id))?.id;
+      else if (q.external_user_id)
+        userId = (await findUserByExternalId(db, actor.organizationId, q.external_user_id))?.id;
       else userId = actor.userId || undefined;
       if (!userId) throw new AppError(404, `User ${q.user_id ?? q.external_user_id ?? ''} not found`.trim());
       const namespaceId = q.namespace_id ? await resolveWriteNamespace(db, actor, q.namespace_id) : null;

@@ -3,7 +3,14 @@ import type { JobContext, JobHandler, JobRow } from '../../platform/jobs/index.t
 import type { Publish } from '../../platform/events/index.ts';
 import { memoryFinished, memoryStateChanged } from './memory-events.ts';
 import type { MemoryRow } from './memories.store.ts';
-import { failProcessing, finishProcessing, lockBatch, lockBatchOfMemory, startProcessing, type MemoryStatusRow } from './status.store.ts';
+import {
+  failProcessing,
+  finishProcessing,
+  lockBatch,
+  lockBatchOfMemory,
+  startProcessing,
+  type MemoryStatusRow,
+} from './status.store.ts';
 
 /** Job kind enqueued with every memory that needs background processing. */
 export const MEMORY_PROCESS = 'memory.process';
@@ -38,7 +45,10 @@ function stepError(step: ProcessingStep, err: unknown): Error {
 
 /** The memory is given up: it was stored and stays searchable; its status says why processing failed. */
 async function markFailed(job: JobRow, error: string, ctx: Pick<JobContext, 'db'>, publish: Publish): Promise<void> {
-  const reason = error.split('\n')[0].replace(/^Error: /, '').slice(0, 1000);
+  const reason = error
+    .split('\n')[0]
+    .replace(/^Error: /, '')
+    .slice(0, 1000);
   const organizationId = job.organization_id!;
   // The transition and its event commit together (webhooks are driven by the event).
   await ctx.db.transaction(async (tx) => {
@@ -78,7 +88,10 @@ export function memoryJobs(publish: Publish, steps: ProcessingStep[] = []): Reco
           if (row) await memoryFinished(tx, publish, { ...row, organizationId, status: 'completed' });
           await ctx.complete(tx);
         });
-        for (const { step, w } of writes) await w.after?.().catch((err) => ctx.log.warn({ err, step: step.name }, 'a step\'s follow-up after completion failed'));
+        for (const { step, w } of writes)
+          await w
+            .after?.()
+            .catch((err) => ctx.log.warn({ err, step: step.name }, "a step's follow-up after completion failed"));
       },
       onDead: (job, error, ctx) => markFailed(job, error, ctx, publish),
     },

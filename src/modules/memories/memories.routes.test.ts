@@ -20,8 +20,16 @@ for (const store of testStores) {
       const res = await post(t, '/v1/memory', {
         content: 'Maria prefers window seats on long flights.',
         external_user_id: 'maria',
-        metadata: { role: 'user', category: 'preference', createdAt: '2024-05-01T10:00:00Z', customMetadata: { trip: 'lisbon' } },
-        context: [{ role: 'user', content: 'Book me a flight' }, { role: 'assistant', content: 'Window or aisle?' }],
+        metadata: {
+          role: 'user',
+          category: 'preference',
+          createdAt: '2024-05-01T10:00:00Z',
+          customMetadata: { trip: 'lisbon' },
+        },
+        context: [
+          { role: 'user', content: 'Book me a flight' },
+          { role: 'assistant', content: 'Window or aisle?' },
+        ],
       });
       assert.equal(res.statusCode, 200, res.body);
       const item = res.json().data[0];
@@ -48,20 +56,36 @@ for (const store of testStores) {
     });
 
     it('rejects bad input with 422 naming the problem and stores nothing', async () => {
-      const big = assertEnvelope(await post(t, '/v1/memory', { content: 'x'.repeat(3001), external_user_id: 'u' }), 422);
+      const big = assertEnvelope(
+        await post(t, '/v1/memory', { content: 'x'.repeat(3001), external_user_id: 'u' }),
+        422,
+      );
       assert.equal(big.details.limit, 3000);
       assertEnvelope(await post(t, '/v1/memory', { content: 42 }), 422);
       assertEnvelope(await post(t, '/v1/memory', { content: '' }), 422);
       assertEnvelope(await post(t, '/v1/memory', { external_user_id: 'u' }), 422);
-      const org = assertEnvelope(await post(t, '/v1/memory', { content: 'a', external_user_id: 'u', organization_id: 'someone-else' }), 422);
+      const org = assertEnvelope(
+        await post(t, '/v1/memory', { content: 'a', external_user_id: 'u', organization_id: 'someone-else' }),
+        422,
+      );
       assert.match(org.error, /organization_id/);
-      const dep = assertEnvelope(await post(t, '/v1/memory?enable_holographic=true', { content: 'a', external_user_id: 'u', policy: { transform_embedding: { mode: 'none' } } }), 422);
+      const dep = assertEnvelope(
+        await post(t, '/v1/memory?enable_holographic=true', {
+          content: 'a',
+          external_user_id: 'u',
+          policy: { transform_embedding: { mode: 'none' } },
+        }),
+        422,
+      );
       assert.deepEqual(dep.details.fields, ['policy.transform_embedding.mode', 'enable_holographic']);
       assert.deepEqual(await searchContents(t, { query: 'x', external_user_id: 'u' }), []);
     });
 
     it('splits long content into chunks that fit the embedder, all searchable', async () => {
-      const sentences = Array.from({ length: 40 }, (_, i) => `Sentence number ${i} talks about topic ${i % 7} in some detail.`);
+      const sentences = Array.from(
+        { length: 40 },
+        (_, i) => `Sentence number ${i} talks about topic ${i % 7} in some detail.`,
+      );
       sentences[35] = 'The secret ingredient of the stew is smoked paprika.';
       const res = await post(t, '/v1/memory', { content: sentences.join(' '), external_user_id: 'chunky' });
       assert.equal(res.statusCode, 200, res.body);
@@ -76,23 +100,38 @@ for (const store of testStores) {
         external_user_id: 'batcher',
         namespace_id: ns,
         batch_size: 2,
-        memories: [{ content: 'First batch memory about apples.' }, { content: 'x'.repeat(4000) }, { content: 'Second about pears.', metadata: { category: 'facts' } }, { nope: true }, { content: 'Third about plums.', external_user_id: 'other-batcher' }],
+        memories: [
+          { content: 'First batch memory about apples.' },
+          { content: 'x'.repeat(4000) },
+          { content: 'Second about pears.', metadata: { category: 'facts' } },
+          { nope: true },
+          { content: 'Third about plums.', external_user_id: 'other-batcher' },
+        ],
       });
       assert.equal(res.statusCode, 207, res.body);
       const b = res.json();
       assert.equal(b.status, 'partial');
       assert.equal(b.code, 207);
-      assert.deepEqual(b.errors.map((e: any) => e.index), [1, 3]);
+      assert.deepEqual(
+        b.errors.map((e: any) => e.index),
+        [1, 3],
+      );
       assert.match(b.errors[0].error, /4000 bytes/);
       assert.equal(b.total_processed, 5);
       assert.equal(b.total_successful, 3);
       assert.equal(b.total_failed, 2);
-      assert.equal(b.total_content_size, Buffer.byteLength('First batch memory about apples.Second about pears.Third about plums.'));
+      assert.equal(
+        b.total_content_size,
+        Buffer.byteLength('First batch memory about apples.Second about pears.Third about plums.'),
+      );
       assert.ok(b.total_storage_size > b.total_content_size);
       assert.equal(typeof b.batch_id, 'string');
       const ids = b.successful.map((s: any) => s.data[0].memoryId);
       const mems = await Promise.all(ids.map(async (id: string) => (await get(id)).json().data.memories[0]));
-      assert.deepEqual(mems.map((m) => m.external_user_id), ['batcher', 'batcher', 'other-batcher']);
+      assert.deepEqual(
+        mems.map((m) => m.external_user_id),
+        ['batcher', 'batcher', 'other-batcher'],
+      );
       assert.ok(mems.every((m) => m.namespace_id === ns));
       assert.equal(mems[1].category, 'fact');
       const all = await post(t, '/v1/memory/batch', { memories: [{ content: '' }] });
@@ -104,32 +143,71 @@ for (const store of testStores) {
       const users = ['cc-a', 'cc-b', 'cc-c', 'cc-d'];
       const batches = [0, 1, 2, 3].map((k) => ({
         batch_size: 2,
-        memories: users.map((u, i) => ({ content: `Concurrent note ${k}-${i}`, external_user_id: users[(i + k) % users.length] })),
+        memories: users.map((u, i) => ({
+          content: `Concurrent note ${k}-${i}`,
+          external_user_id: users[(i + k) % users.length],
+        })),
       }));
       const results = await Promise.all(batches.map((b) => post(t, '/v1/memory/batch', b)));
       for (const r of results) assert.equal(r.statusCode, 200, r.body);
-      const rows = await t.db.query(`SELECT count(*)::int AS n FROM users WHERE organization_id = $1 AND external_id LIKE 'cc-%'`, [t.orgId]);
+      const rows = await t.db.query(
+        `SELECT count(*)::int AS n FROM users WHERE organization_id = $1 AND external_id LIKE 'cc-%'`,
+        [t.orgId],
+      );
       assert.equal(rows[0].n, 4);
     });
 
     it('updates content (re-embedded and re-indexed), metadata and context', async () => {
       const id = await addMemory(t, { content: 'The meeting is on Monday.', external_user_id: 'upd' });
-      const res = await t.app.inject({ method: 'PUT', url: `/v1/memory/${id}`, headers: { 'x-api-key': t.key }, payload: { content: 'The workshop moved to Thursday.', metadata: { category: 'task' } } });
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: `/v1/memory/${id}`,
+        headers: { 'x-api-key': t.key },
+        payload: { content: 'The workshop moved to Thursday.', metadata: { category: 'task' } },
+      });
       assert.equal(res.statusCode, 200, res.body);
       assert.equal(res.json().memory_items[0].memoryId, id);
-      assert.deepEqual(await searchContents(t, { query: 'workshop Thursday', external_user_id: 'upd' }), ['The workshop moved to Thursday.']);
-      assert.deepEqual(await searchContents(t, { query: 'meeting Monday', external_user_id: 'upd', metadata: { category: 'preference' } }), []);
+      assert.deepEqual(await searchContents(t, { query: 'workshop Thursday', external_user_id: 'upd' }), [
+        'The workshop moved to Thursday.',
+      ]);
+      assert.deepEqual(
+        await searchContents(t, {
+          query: 'meeting Monday',
+          external_user_id: 'upd',
+          metadata: { category: 'preference' },
+        }),
+        [],
+      );
       const m = (await get(id)).json().data.memories[0];
       assert.equal(m.category, 'task');
-      assertEnvelope(await t.app.inject({ method: 'PUT', url: '/v1/memory/nope', headers: { 'x-api-key': t.key }, payload: { content: 'x' } }), 404);
-      assertEnvelope(await t.app.inject({ method: 'PUT', url: `/v1/memory/${id}`, headers: { 'x-api-key': t.key }, payload: { content: 7 } }), 422);
+      assertEnvelope(
+        await t.app.inject({
+          method: 'PUT',
+          url: '/v1/memory/nope',
+          headers: { 'x-api-key': t.key },
+          payload: { content: 'x' },
+        }),
+        404,
+      );
+      assertEnvelope(
+        await t.app.inject({
+          method: 'PUT',
+          url: `/v1/memory/${id}`,
+          headers: { 'x-api-key': t.key },
+          payload: { content: 7 },
+        }),
+        422,
+      );
     });
 
     it('deletes one memory; unknown ids and other tenants’ ids are 404', async () => {
       const id = await addMemory(t, { content: 'Temporary note.', external_user_id: 'del' });
       const other = await makeOrg(t.db);
       assertEnvelope(await get(id, other.key), 404);
-      assertEnvelope(await t.app.inject({ method: 'DELETE', url: `/v1/memory/${id}`, headers: { 'x-api-key': other.key } }), 404);
+      assertEnvelope(
+        await t.app.inject({ method: 'DELETE', url: `/v1/memory/${id}`, headers: { 'x-api-key': other.key } }),
+        404,
+      );
       const res = await t.app.inject({ method: 'DELETE', url: `/v1/memory/${id}`, headers: { 'x-api-key': t.key } });
       assert.equal(res.statusCode, 200);
       assert.equal(res.json().memoryId, id);
@@ -141,27 +219,44 @@ for (const store of testStores) {
       const nsA = await makeNamespace(t.db, t.orgId);
       const nsB = await makeNamespace(t.db, t.orgId);
       const other = await makeOrg(t.db);
-      for (const [user, ns] of [['dora', nsA], ['dora', nsA], ['dora', nsB], ['eve', nsA]] as const) {
+      for (const [user, ns] of [
+        ['dora', nsA],
+        ['dora', nsA],
+        ['dora', nsB],
+        ['eve', nsA],
+      ] as const) {
         await addMemory(t, { content: `Note of ${user} in namespace`, external_user_id: user, namespace_id: ns });
       }
       await addMemory(t, { content: 'Dora in another org', external_user_id: 'dora' }, other.key);
-      const del = (q: string) => t.app.inject({ method: 'DELETE', url: `/v1/memory/all?${q}`, headers: { 'x-api-key': t.key } });
+      const del = (q: string) =>
+        t.app.inject({ method: 'DELETE', url: `/v1/memory/all?${q}`, headers: { 'x-api-key': t.key } });
       const r1 = await del(`external_user_id=dora&namespace_id=${nsA}`);
       assert.equal(r1.statusCode, 200, r1.body);
       assert.equal(r1.json().total_successful, 2);
       assert.equal(r1.json().successful.length, 2);
-      assert.deepEqual(await searchContents(t, { query: 'note namespace', external_user_id: 'dora' }), ['Note of dora in namespace']);
+      assert.deepEqual(await searchContents(t, { query: 'note namespace', external_user_id: 'dora' }), [
+        'Note of dora in namespace',
+      ]);
       assert.equal((await searchContents(t, { query: 'note namespace', external_user_id: 'eve' })).length, 1);
       const r2 = await del('external_user_id=dora');
       assert.equal(r2.json().total_successful, 1);
       assert.equal((await searchContents(t, { query: 'note namespace', external_user_id: 'eve' })).length, 1);
-      assert.deepEqual(await searchContents(t, { query: 'Dora another org', external_user_id: 'dora' }, '', other.key), ['Dora in another org']);
+      assert.deepEqual(
+        await searchContents(t, { query: 'Dora another org', external_user_id: 'dora' }, '', other.key),
+        ['Dora in another org'],
+      );
       assertEnvelope(await del('external_user_id=never-seen'), 404);
     });
 
     describe('auth kit', () => {
-      const kit = (label: string, method: any, url: () => string, permission: any, payload?: () => unknown, otherTenant?: any) =>
-        authKit(() => t, { label, method, url, permission, payload, otherTenant });
+      const kit = (
+        label: string,
+        method: any,
+        url: () => string,
+        permission: any,
+        payload?: () => unknown,
+        otherTenant?: any,
+      ) => authKit(() => t, { label, method, url, permission, payload, otherTenant });
       /** Another organization's write lands in that organization: invisible to ours. */
       const writesElsewhere = async (res: any) => {
         assert.equal(res.statusCode, 200, res.body);
@@ -169,17 +264,44 @@ for (const store of testStores) {
         const id = body.data?.[0]?.memoryId ?? body.successful[0].data[0].memoryId;
         assertEnvelope(await get(id), 404);
       };
-      kit('POST /v1/memory', 'POST', () => '/v1/memory', 'write', () => ({ content: 'kit', external_user_id: 'kit-user' }), writesElsewhere);
-      kit('POST /v1/memory/batch', 'POST', () => '/v1/memory/batch', 'write', () => ({ memories: [{ content: 'kit' }], external_user_id: 'kit-user' }), writesElsewhere);
+      kit(
+        'POST /v1/memory',
+        'POST',
+        () => '/v1/memory',
+        'write',
+        () => ({ content: 'kit', external_user_id: 'kit-user' }),
+        writesElsewhere,
+      );
+      kit(
+        'POST /v1/memory/batch',
+        'POST',
+        () => '/v1/memory/batch',
+        'write',
+        () => ({ memories: [{ content: 'kit' }], external_user_id: 'kit-user' }),
+        writesElsewhere,
+      );
       kit('GET /v1/memory/:id', 'GET', () => `/v1/memory/${known}`, 'read');
-      kit('PUT /v1/memory/:id', 'PUT', () => `/v1/memory/${known}`, 'write', () => ({ metadata: { category: 'task' } }));
+      kit(
+        'PUT /v1/memory/:id',
+        'PUT',
+        () => `/v1/memory/${known}`,
+        'write',
+        () => ({ metadata: { category: 'task' } }),
+      );
       kit('DELETE /v1/memory/:id', 'DELETE', () => `/v1/memory/${known}`, 'delete');
       kit('DELETE /v1/memory/all', 'DELETE', () => '/v1/memory/all?external_user_id=kit-user', 'delete');
-      kit('POST /v1/memory/search', 'POST', () => '/v1/memory/search', 'read', () => ({ query: 'sailing', external_user_id: 'kit-user' }), (res: any) => {
-        // Same external user id, other organization: a different person, nothing of ours.
-        assert.equal(res.statusCode, 200);
-        assert.deepEqual(res.json().data.memories, []);
-      });
+      kit(
+        'POST /v1/memory/search',
+        'POST',
+        () => '/v1/memory/search',
+        'read',
+        () => ({ query: 'sailing', external_user_id: 'kit-user' }),
+        (res: any) => {
+          // Same external user id, other organization: a different person, nothing of ours.
+          assert.equal(res.statusCode, 200);
+          assert.deepEqual(res.json().data.memories, []);
+        },
+      );
     });
   });
 }

@@ -4,8 +4,19 @@ import { errorEnvelope, errorResponses } from '../../platform/http/schemas.ts';
 import { searchResponse } from '../search/search.schemas.ts';
 import type { MemoriesService } from './memories.service.ts';
 import {
-  addMemoryBody, addMemoryQuery, addMemoryResponse, batchBody, batchResponse, deleteAllQuery, deleteMemoryQuery, deleteMemoryResponse, getMemoryQuery,
-  legacyTransformQuery, memoryIdParams, updateMemoryBody, updateMemoryResponse,
+  addMemoryBody,
+  addMemoryQuery,
+  addMemoryResponse,
+  batchBody,
+  batchResponse,
+  deleteAllQuery,
+  deleteMemoryQuery,
+  deleteMemoryResponse,
+  getMemoryQuery,
+  legacyTransformQuery,
+  memoryIdParams,
+  updateMemoryBody,
+  updateMemoryResponse,
 } from './memories.schemas.ts';
 import { toMemoryObject } from './memory-object.ts';
 
@@ -15,24 +26,58 @@ const ok = { code: 200, status: 'success', error: null };
 /** Memory endpoints (spec §4.9, §4.10, §4.12; client `memory.*`). Thin: validate, one call, shape. */
 export function memoriesRoutes(memories: MemoriesService): FastifyPluginAsyncZod {
   return async (app) => {
-    app.post('/v1/memory', { schema: { tags, summary: 'Add a memory', querystring: addMemoryQuery, body: addMemoryBody, response: { 200: addMemoryResponse, ...errorResponses } } },
+    app.post(
+      '/v1/memory',
+      {
+        schema: {
+          tags,
+          summary: 'Add a memory',
+          querystring: addMemoryQuery,
+          body: addMemoryBody,
+          response: { 200: addMemoryResponse, ...errorResponses },
+        },
+      },
       async (req) => {
-        const item = await memories.add(req.actor, req.body, { skipBackgroundProcessing: req.query.skip_background_processing, ...req.query });
+        const item = await memories.add(req.actor, req.body, {
+          skipBackgroundProcessing: req.query.skip_background_processing,
+          ...req.query,
+        });
         return { ...ok, data: [item] };
-      });
+      },
+    );
 
-    app.post('/v1/memory/batch', { schema: { tags, summary: 'Add memories in a batch', querystring: addMemoryQuery, body: batchBody, response: { ...errorResponses, 200: batchResponse, 207: batchResponse, 422: z.union([batchResponse, errorEnvelope]).describe('Every item rejected (batch result), or the request itself invalid (error)') } } },
+    app.post(
+      '/v1/memory/batch',
+      {
+        schema: {
+          tags,
+          summary: 'Add memories in a batch',
+          querystring: addMemoryQuery,
+          body: batchBody,
+          response: {
+            ...errorResponses,
+            200: batchResponse,
+            207: batchResponse,
+            422: z
+              .union([batchResponse, errorEnvelope])
+              .describe('Every item rejected (batch result), or the request itself invalid (error)'),
+          },
+        },
+      },
       async (req, reply) => {
         const { memories: items, batch_size, webhook_url, webhook_secret, ...defaults } = req.body;
         // The batch's webhook comes in the body; the query form of POST /v1/memory is accepted too.
         const r = await memories.addBatch(req.actor, items, defaults as any, batch_size ?? 10, {
-          skipBackgroundProcessing: req.query.skip_background_processing, ...req.query,
-          webhook_url: webhook_url ?? req.query.webhook_url, webhook_secret: webhook_secret ?? req.query.webhook_secret,
+          skipBackgroundProcessing: req.query.skip_background_processing,
+          ...req.query,
+          webhook_url: webhook_url ?? req.query.webhook_url,
+          webhook_secret: webhook_secret ?? req.query.webhook_secret,
         });
         const status = r.errors.length === 0 ? 'success' : r.successes.length ? 'partial' : 'error';
         const code = status === 'success' ? 200 : status === 'partial' ? 207 : 422;
         return reply.code(code).send({
-          code, status,
+          code,
+          status,
           message: `${r.successes.length} of ${r.total} memories stored`,
           error: status === 'success' ? null : `${r.errors.length} of ${r.total} memories failed`,
           details: null,
@@ -45,41 +90,114 @@ export function memoriesRoutes(memories: MemoriesService): FastifyPluginAsyncZod
           total_content_size: r.contentBytes,
           total_storage_size: r.storageBytes,
         });
-      });
+      },
+    );
 
     // Registered before /v1/memory/:memory_id so "all" is never read as an id.
-    app.delete('/v1/memory/all', { schema: { tags, summary: 'Delete all memories of a user', querystring: deleteAllQuery, response: { 200: batchResponse, ...errorResponses } } },
+    app.delete(
+      '/v1/memory/all',
+      {
+        schema: {
+          tags,
+          summary: 'Delete all memories of a user',
+          querystring: deleteAllQuery,
+          response: { 200: batchResponse, ...errorResponses },
+        },
+      },
       async (req) => {
         const gone = await memories.deleteAll(req.actor, req.query);
         return {
-          ...ok, status: 'success' as const, message: `Deleted ${gone.length} memories`, details: null, batch_id: null,
-          successful: gone.map((g) => ({ ...ok, data: [{ memoryId: g.id, objectId: g.id, createdAt: g.created_at.toISOString(), memoryChunkIds: [] }] })),
-          errors: [], total_processed: gone.length, total_successful: gone.length, total_failed: 0,
-          total_content_size: gone.reduce((s, g) => s + g.content_bytes, 0), total_storage_size: 0,
+          ...ok,
+          status: 'success' as const,
+          message: `Deleted ${gone.length} memories`,
+          details: null,
+          batch_id: null,
+          successful: gone.map((g) => ({
+            ...ok,
+            data: [{ memoryId: g.id, objectId: g.id, createdAt: g.created_at.toISOString(), memoryChunkIds: [] }],
+          })),
+          errors: [],
+          total_processed: gone.length,
+          total_successful: gone.length,
+          total_failed: 0,
+          total_content_size: gone.reduce((s, g) => s + g.content_bytes, 0),
+          total_storage_size: 0,
         };
-      });
+      },
+    );
 
-    app.get('/v1/memory/:memory_id', { schema: { tags, summary: 'Get a memory (search envelope)', params: memoryIdParams, querystring: getMemoryQuery, response: { 200: searchResponse, ...errorResponses } } },
-      async (req) => ({ ...ok, data: { memories: [await memories.get(req.actor, req.params.memory_id, req.query)], nodes: [] } }));
+    app.get(
+      '/v1/memory/:memory_id',
+      {
+        schema: {
+          tags,
+          summary: 'Get a memory (search envelope)',
+          params: memoryIdParams,
+          querystring: getMemoryQuery,
+          response: { 200: searchResponse, ...errorResponses },
+        },
+      },
+      async (req) => ({
+        ...ok,
+        data: { memories: [await memories.get(req.actor, req.params.memory_id, req.query)], nodes: [] },
+      }),
+    );
 
-    app.put('/v1/memory/:memory_id', { schema: { tags, summary: 'Update a memory', params: memoryIdParams, querystring: legacyTransformQuery, body: updateMemoryBody,
-      response: { 200: updateMemoryResponse, ...errorResponses } } },
+    app.put(
+      '/v1/memory/:memory_id',
+      {
+        schema: {
+          tags,
+          summary: 'Update a memory',
+          params: memoryIdParams,
+          querystring: legacyTransformQuery,
+          body: updateMemoryBody,
+          response: { 200: updateMemoryResponse, ...errorResponses },
+        },
+      },
       async (req) => {
         const u = await memories.update(req.actor, req.params.memory_id, req.body, req.query);
         const obj = toMemoryObject(u.row);
         return {
-          ...ok, message: 'Memory updated',
-          memory_items: [{ memoryId: u.row.id, objectId: u.row.id, updatedAt: u.updatedAt, content: u.row.content, memoryChunkIds: u.chunkIds, metadata: obj.metadata }],
+          ...ok,
+          message: 'Memory updated',
+          memory_items: [
+            {
+              memoryId: u.row.id,
+              objectId: u.row.id,
+              updatedAt: u.updatedAt,
+              content: u.row.content,
+              memoryChunkIds: u.chunkIds,
+              metadata: obj.metadata,
+            },
+          ],
           status_obj: { neo4j: true, parse: true, pinecone: true },
         };
-      });
+      },
+    );
 
-    app.delete('/v1/memory/:memory_id', { schema: { tags, summary: 'Delete a memory', params: memoryIdParams, querystring: deleteMemoryQuery,
-      response: { 200: deleteMemoryResponse, ...errorResponses } } },
+    app.delete(
+      '/v1/memory/:memory_id',
+      {
+        schema: {
+          tags,
+          summary: 'Delete a memory',
+          params: memoryIdParams,
+          querystring: deleteMemoryQuery,
+          response: { 200: deleteMemoryResponse, ...errorResponses },
+        },
+      },
       async (req) => {
         await memories.delete(req.actor, req.params.memory_id);
         const id = req.params.memory_id;
-        return { ...ok, memoryId: id, objectId: id, message: 'Memory deleted', deletion_status: { holographic: true, neo4j: true, parse: true, pinecone: true, qdrant: true } };
-      });
+        return {
+          ...ok,
+          memoryId: id,
+          objectId: id,
+          message: 'Memory deleted',
+          deletion_status: { holographic: true, neo4j: true, parse: true, pinecone: true, qdrant: true },
+        };
+      },
+    );
   };
 }

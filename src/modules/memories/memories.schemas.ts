@@ -5,14 +5,21 @@ const str = (max = 512) => z.string().max(max);
 export const contextItem = z.object({ content: z.string().max(20000), role: z.enum(['user', 'assistant']) });
 
 /** Read and write lists of prefixed entities (`external_user:`, `user:`, `namespace:`, `organization:`, `workspace:`, `role:`). */
-export const aclConfig = z.object({ read: z.array(str()).max(200).optional(), write: z.array(str()).max(200).optional() });
+export const aclConfig = z.object({
+  read: z.array(str()).max(200).optional(),
+  write: z.array(str()).max(200).optional(),
+});
 
 const customValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
 
 /** Open metadata: defined keys are checked, any other key is kept and filterable. */
 export const memoryMetadata = z.looseObject({
   role: z.enum(['user', 'assistant']).optional(),
-  category: z.string().max(64).optional().describe('preference, task, goal, fact (or facts), context, skills, learning'),
+  category: z
+    .string()
+    .max(64)
+    .optional()
+    .describe('preference, task, goal, fact (or facts), context, skills, learning'),
   createdAt: z.string().max(64).optional().describe('ISO 8601: when the remembered thing happened'),
   topics: z.array(str()).optional(),
   sessionId: str().optional(),
@@ -61,9 +68,19 @@ export const addMemoryBody = z.object({
   link_to: z.union([z.string(), z.array(z.string()), z.record(z.string(), z.unknown())]).optional(),
   graph_generation: z.looseObject({ mode: z.enum(['auto', 'manual']).optional() }).optional(),
   relationships_json: z.array(z.record(z.string(), z.unknown())).optional(),
-  relationships: z.array(z.record(z.string(), z.unknown())).max(200).optional().describe('Deprecated: memory_policy.relationships'),
-  link_to_previous_memory: z.boolean().optional().describe('Deprecated: memory_policy.link_to_previous_memory (or link_to "$previous")'),
-  link_to_related_memories: z.union([z.boolean(), z.number().int().min(0).max(20)]).optional().describe('Deprecated: memory_policy.link_to_related_memories'),
+  relationships: z
+    .array(z.record(z.string(), z.unknown()))
+    .max(200)
+    .optional()
+    .describe('Deprecated: memory_policy.relationships'),
+  link_to_previous_memory: z
+    .boolean()
+    .optional()
+    .describe('Deprecated: memory_policy.link_to_previous_memory (or link_to "$previous")'),
+  link_to_related_memories: z
+    .union([z.boolean(), z.number().int().min(0).max(20)])
+    .optional()
+    .describe('Deprecated: memory_policy.link_to_related_memories'),
   user_id: str().optional().describe('Deprecated: internal user id; use external_user_id'),
   organization_id: str().optional().describe('Deprecated and internal: taken from the API key'),
 });
@@ -116,7 +133,15 @@ export const batchResponse = z.object({
   details: z.unknown().nullable(),
   batch_id: z.string().nullable(),
   successful: z.array(addMemoryResponse),
-  errors: z.array(z.object({ index: z.number().int(), error: z.string(), code: z.number().int().optional(), status: z.string().optional(), details: z.unknown().optional() })),
+  errors: z.array(
+    z.object({
+      index: z.number().int(),
+      error: z.string(),
+      code: z.number().int().optional(),
+      status: z.string().optional(),
+      details: z.unknown().optional(),
+    }),
+  ),
   total_processed: z.number().int(),
   total_successful: z.number().int(),
   total_failed: z.number().int(),
@@ -149,8 +174,17 @@ export const updateMemoryResponse = z.looseObject({
   memory_items: z.array(z.looseObject({ memoryId: z.string(), objectId: z.string(), updatedAt: z.string() })),
 });
 
-export const deleteMemoryResponse = z.looseObject({ code: z.number(), status: z.string(), memoryId: z.string(), objectId: z.string(), message: z.string() });
+export const deleteMemoryResponse = z.looseObject({
+  code: z.number(),
+  status: z.string(),
+  memoryId: z.string(),
+  objectId: z.string(),
+  message: z.string(),
+});
 
 /** Deprecated query parameters still sent by the client on update; mapped like on add. */
-export const legacyTransformQuery = z.object({ enable_holographic: z.stringbool().optional(), frequency_schema_id: z.string().optional() });
+export const legacyTransformQuery = z.object({
+  enable_holographic: z.stringbool().optional(),
+  frequency_schema_id: z.string().optional(),
+});
 export const deleteMemoryQuery = z.object({ skip_parse: z.stringbool().optional() });

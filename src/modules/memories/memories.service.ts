@@ -49,7 +49,11 @@ export function createMemoriesService(deps: MemoriesDeps) {
   function checkSize(content: string): number {
     const bytes = Buffer.byteLength(content, 'utf8');
     if (bytes > deps.maxContentBytes) {
-      throw unprocessable(`content is ${bytes} bytes; the limit is ${deps.maxContentBytes}`, { field: 'content', bytes, limit: deps.maxContentBytes });
+      throw unprocessable(`content is ${bytes} bytes; the limit is ${deps.maxContentBytes}`, {
+        field: 'content',
+        bytes,
+        limit: deps.maxContentBytes,
+      });
     }
     return bytes;
   }
@@ -68,7 +72,12 @@ export function createMemoriesService(deps: MemoriesDeps) {
     extra: { hook?: WebhookRequest | null; users?: Map<string, UserRow> } = {},
   ): Promise<MemoryRow[]> {
     const hook = extra.hook ?? null;
-    const owners = await resolveOwners(tx, actor, items.map((x) => x.input), extra.users);
+    const owners = await resolveOwners(
+      tx,
+      actor,
+      items.map((x) => x.input),
+      extra.users,
+    );
     const namespaces = new Map<string | undefined, Promise<string | null>>();
     const namespaceOf = (id: string | undefined) => {
       if (!namespaces.has(id)) namespaces.set(id, resolveWriteNamespace(tx, actor, id));
@@ -102,14 +111,33 @@ export function createMemoriesService(deps: MemoriesDeps) {
       });
     }
     const rows = await insertMemories(tx, news);
-    await insertChunks(tx, rows.map((memory, i) => ({ memory, chunks: items[i].chunks })));
+    await insertChunks(
+      tx,
+      rows.map((memory, i) => ({ memory, chunks: items[i].chunks })),
+    );
     // The subscription exists before the event that may trigger it (skip → completed at once).
     if (hook) for (const row of rows) await deps.webhooks.subscribe(tx, organizationId, { memoryId: row.id }, hook);
     if (opts.skipBackgroundProcessing) {
-      await memoriesFinished(tx, deps.publish, organizationId, rows.map((row) => ({ id: row.id, batch_id: row.batch_id, status: 'completed' as const, created_at: row.created_at })));
+      await memoriesFinished(
+        tx,
+        deps.publish,
+        organizationId,
+        rows.map((row) => ({
+          id: row.id,
+          batch_id: row.batch_id,
+          status: 'completed' as const,
+          created_at: row.created_at,
+        })),
+      );
     } else {
-      await deps.publish.all(tx, rows.map((row) => stateChange({ organizationId, id: row.id, batch_id: row.batch_id, status: row.status })));
-      await enqueueAll(tx, rows.map((row) => ({ kind: MEMORY_PROCESS, organizationId, payload: { memory_id: row.id } })));
+      await deps.publish.all(
+        tx,
+        rows.map((row) => stateChange({ organizationId, id: row.id, batch_id: row.batch_id, status: row.status })),
+      );
+      await enqueueAll(
+        tx,
+        rows.map((row) => ({ kind: MEMORY_PROCESS, organizationId, payload: { memory_id: row.id } })),
+      );
     }
     return rows;
   }
@@ -123,7 +151,9 @@ export function createMemoriesService(deps: MemoriesDeps) {
 
   function prepare(actor: Actor, body: AddMemoryBody, defaults: Partial<AddMemoryBody>, opts: WriteOptions) {
     if (body.organization_id && body.organization_id !== actor.organizationId) {
-      throw unprocessable('organization_id is taken from the API key and must not name another organization', { fields: ['organization_id'] });
+      throw unprocessable('organization_id is taken from the API key and must not name another organization', {
+        fields: ['organization_id'],
+      });
     }
     const input = normaliseMemory(body, defaults, opts);
     return { input, bytes: checkSize(input.content) };
@@ -149,7 +179,13 @@ export function createMemoriesService(deps: MemoriesDeps) {
      * groups of `batchSize` (one embedder call and one transaction per group), invalid
      * ones reported by index. A failing group fails only its own items.
      */
-    async addBatch(actor: Actor, items: unknown[], defaults: Partial<AddMemoryBody>, batchSize: number, opts: WriteOptions = {}) {
+    async addBatch(
+      actor: Actor,
+      items: unknown[],
+      defaults: Partial<AddMemoryBody>,
+      batchSize: number,
+      opts: WriteOptions = {},
+    ) {
       requirePermission(actor, 'write');
       const hook = await deps.webhooks.check(opts.webhook_url, opts.webhook_secret);
       const batchId = newId();
@@ -159,7 +195,13 @@ export function createMemoriesService(deps: MemoriesDeps) {
         const parsed = addMemoryBody.safeParse(item);
         if (!parsed.success) {
           const issues = parsed.error.issues.map((i) => ({ field: i.path.join('.') || null, message: i.message }));
-          errors.push({ index, code: 422, status: 'error', error: `Invalid memory: ${issues.map((i) => `${i.field ?? 'item'}: ${i.message}`).join('; ')}`, details: { issues } });
+          errors.push({
+            index,
+            code: 422,
+            status: 'error',
+            error: `Invalid memory: ${issues.map((i) => `${i.field ?? 'item'}: ${i.message}`).join('; ')}`,
+            details: { issues },
+          });
           return;
         }
         try {
@@ -175,7 +217,8 @@ export function createMemoriesService(deps: MemoriesDeps) {
       const problemOf = async (x: (typeof ok)[number]) => {
         const graph = await appErrorOf(checkGraphPolicy(db, actor, x.input.policy.graph));
         if (graph) return graph;
-        if (!namespaceChecks.has(x.input.namespaceId)) namespaceChecks.set(x.input.namespaceId, appErrorOf(resolveWriteNamespace(db, actor, x.input.namespaceId)));
+        if (!namespaceChecks.has(x.input.namespaceId))
+          namespaceChecks.set(x.input.namespaceId, appErrorOf(resolveWriteNamespace(db, actor, x.input.namespaceId)));
         return namespaceChecks.get(x.input.namespaceId)!;
       };
       for (let i = ok.length - 1; i >= 0; i--) {
@@ -184,14 +227,36 @@ export function createMemoriesService(deps: MemoriesDeps) {
       }
       // Create the batch's new users first, in one statement of its own in a fixed order:
       // inserting them inside concurrent group transactions in different orders deadlocks.
-      const users = await resolveExternalUsers(db, actor.organizationId, ok.filter((x) => !x.input.userId && x.input.externalUserId).map((x) => x.input.externalUserId!));
+      const users = await resolveExternalUsers(
+        db,
+        actor.organizationId,
+        ok.filter((x) => !x.input.userId && x.input.externalUserId).map((x) => x.input.externalUserId!),
+      );
       const successes: { index: number; item: AddedMemory; bytes: number; storage: number }[] = [];
       for (let g = 0; g < ok.length; g += batchSize) {
         const group = ok.slice(g, g + batchSize);
         try {
-          const chunks = await buildChunks(group.map((x) => x.input.content), embedders);
-          const rows = await db.transaction((tx) => storeAll(tx, actor, group.map((x, i) => ({ ...x, chunks: chunks[i] })), { ...opts, batchId }, { users }));
-          rows.forEach((row, i) => successes.push({ index: group[i].index, item: added(row, chunks[i]), bytes: group[i].bytes, storage: storageBytes(row, chunks[i]) }));
+          const chunks = await buildChunks(
+            group.map((x) => x.input.content),
+            embedders,
+          );
+          const rows = await db.transaction((tx) =>
+            storeAll(
+              tx,
+              actor,
+              group.map((x, i) => ({ ...x, chunks: chunks[i] })),
+              { ...opts, batchId },
+              { users },
+            ),
+          );
+          rows.forEach((row, i) =>
+            successes.push({
+              index: group[i].index,
+              item: added(row, chunks[i]),
+              bytes: group[i].bytes,
+              storage: storageBytes(row, chunks[i]),
+            }),
+          );
         } catch (err) {
           if (!(err instanceof AppError)) deps.log?.error({ err, batchId }, 'storing a group of a batch failed');
           const e = err instanceof AppError ? err : new AppError(500, 'Storing this group of the batch failed');
@@ -208,9 +273,14 @@ export function createMemoriesService(deps: MemoriesDeps) {
       }
       errors.sort((a, b) => a.index - b.index);
       successes.sort((a, b) => a.index - b.index);
-      return { batchId: successes.length ? batchId : null, successes, errors, total: items.length,
+      return {
+        batchId: successes.length ? batchId : null,
+        successes,
+        errors,
+        total: items.length,
         contentBytes: successes.reduce((s, x) => s + x.bytes, 0),
-        storageBytes: successes.reduce((s, x) => s + x.storage, 0) };
+        storageBytes: successes.reduce((s, x) => s + x.storage, 0),
+      };
     },
   };
 }
@@ -222,16 +292,29 @@ function itemError(index: number, e: AppError) {
 
 /** The AppError a check rejects with (null when it passes); other errors propagate. */
 function appErrorOf(check: Promise<unknown>): Promise<AppError | null> {
-  return check.then(() => null, (err) => {
-    if (err instanceof AppError) return err;
-    throw err;
-  });
+  return check.then(
+    () => null,
+    (err) => {
+      if (err instanceof AppError) return err;
+      throw err;
+    },
+  );
 }
 
 /** What a stored memory occupies: content, JSON columns and 4 bytes per vector dimension. */
 function storageBytes(row: MemoryRow, chunks: ChunkData[]): number {
-  const json = Buffer.byteLength(JSON.stringify(row.metadata)) + Buffer.byteLength(JSON.stringify(row.policy)) + (row.context ? Buffer.byteLength(JSON.stringify(row.context)) : 0);
-  const vectors = chunks.reduce((s, c) => s + 4 * ((c.embedding?.length ?? 0) + (c.embedding2?.length ?? 0)) + Buffer.byteLength(c.text) + Buffer.byteLength(c.terms), 0);
+  const json =
+    Buffer.byteLength(JSON.stringify(row.metadata)) +
+    Buffer.byteLength(JSON.stringify(row.policy)) +
+    (row.context ? Buffer.byteLength(JSON.stringify(row.context)) : 0);
+  const vectors = chunks.reduce(
+    (s, c) =>
+      s +
+      4 * ((c.embedding?.length ?? 0) + (c.embedding2?.length ?? 0)) +
+      Buffer.byteLength(c.text) +
+      Buffer.byteLength(c.terms),
+    0,
+  );
   return row.content_bytes + json + vectors;
 }
 

@@ -67,13 +67,31 @@ export async function insertMemories(tx: Queryable, ms: NewMemory[]): Promise<Me
                                status, batch_id, bytes, occurred_at, n)
      ORDER BY m.n
      RETURNING ${MEMORY_COLUMNS}`,
-    [col((m) => m.id), col((m) => m.organization_id), col((m) => m.namespace_id), col((m) => m.user_id), col((m) => m.external_user_id),
-      col((m) => m.content), col((m) => m.type), col((m) => JSON.stringify(m.metadata)), col((m) => (m.context ? JSON.stringify(m.context) : null)),
-      col((m) => JSON.stringify(m.policy)), col((m) => JSON.stringify(m.acl_read)), col((m) => JSON.stringify(m.acl_write)),
-      col((m) => m.consent), col((m) => m.risk), col((m) => m.status), col((m) => m.batch_id), col((m) => m.content_bytes),
-      col((m) => (m.occurred_at ? new Date(m.occurred_at).toISOString() : null))],
+    [
+      col((m) => m.id),
+      col((m) => m.organization_id),
+      col((m) => m.namespace_id),
+      col((m) => m.user_id),
+      col((m) => m.external_user_id),
+      col((m) => m.content),
+      col((m) => m.type),
+      col((m) => JSON.stringify(m.metadata)),
+      col((m) => (m.context ? JSON.stringify(m.context) : null)),
+      col((m) => JSON.stringify(m.policy)),
+      col((m) => JSON.stringify(m.acl_read)),
+      col((m) => JSON.stringify(m.acl_write)),
+      col((m) => m.consent),
+      col((m) => m.risk),
+      col((m) => m.status),
+      col((m) => m.batch_id),
+      col((m) => m.content_bytes),
+      col((m) => (m.occurred_at ? new Date(m.occurred_at).toISOString() : null)),
+    ],
   );
-  return inOrderOf(rows, ms.map((m) => m.id));
+  return inOrderOf(
+    rows,
+    ms.map((m) => m.id),
+  );
 }
 
 /** The owner columns a chunk copies from its memory. */
@@ -92,10 +110,21 @@ export async function insertChunks(tx: Queryable, items: { memory: ChunkOwner; c
      FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::text[], $8::text[], $9::int[],
                  $10::text[], $11::text[], $12::text[], $13::text[])
           AS c(id, memory_id, org, ns, usr, idx, text, terms, doc_len, e1, m1, e2, m2)`,
-    [col((r) => r.c.id), col((r) => r.m.id), col((r) => r.m.organization_id), col((r) => r.m.namespace_id), col((r) => r.m.user_id),
-      col((r) => r.c.index), col((r) => r.c.text), col((r) => r.c.terms), col((r) => r.c.docLen),
-      col((r) => (r.c.embedding ? toVector(r.c.embedding) : null)), col((r) => r.c.embeddingModel),
-      col((r) => (r.c.embedding2 ? toVector(r.c.embedding2) : null)), col((r) => r.c.embedding2Model)],
+    [
+      col((r) => r.c.id),
+      col((r) => r.m.id),
+      col((r) => r.m.organization_id),
+      col((r) => r.m.namespace_id),
+      col((r) => r.m.user_id),
+      col((r) => r.c.index),
+      col((r) => r.c.text),
+      col((r) => r.c.terms),
+      col((r) => r.c.docLen),
+      col((r) => (r.c.embedding ? toVector(r.c.embedding) : null)),
+      col((r) => r.c.embeddingModel),
+      col((r) => (r.c.embedding2 ? toVector(r.c.embedding2) : null)),
+      col((r) => r.c.embedding2Model),
+    ],
   );
 }
 
@@ -134,12 +163,18 @@ export async function getMemory(
 export async function getMemories(db: Queryable, scope: Scope, ids: string[]): Promise<MemoryRow[]> {
   if (!ids.length) return [];
   const params: unknown[] = [ids];
-  const rows = await db.query<MemoryRow>(`SELECT ${MEMORY_COLUMNS} FROM memories WHERE id = ANY($1::text[]) AND ${scopeSql(scope, params)}`, params);
+  const rows = await db.query<MemoryRow>(
+    `SELECT ${MEMORY_COLUMNS} FROM memories WHERE id = ANY($1::text[]) AND ${scopeSql(scope, params)}`,
+    params,
+  );
   return inOrderOf(rows, ids);
 }
 
 export async function chunkIdsOf(db: Queryable, memoryId: string): Promise<string[]> {
-  const rows = await db.query<{ id: string }>('SELECT id FROM memory_chunks WHERE memory_id = $1 ORDER BY chunk_index', [memoryId]);
+  const rows = await db.query<{ id: string }>(
+    'SELECT id FROM memory_chunks WHERE memory_id = $1 ORDER BY chunk_index',
+    [memoryId],
+  );
   return rows.map((r) => r.id);
 }
 
@@ -160,7 +195,12 @@ export interface MemoryPatch {
 
 const JSON_COLUMNS = new Set(['metadata', 'context', 'policy']);
 
-export async function updateMemory(tx: Queryable, scope: Scope, id: string, patch: MemoryPatch): Promise<MemoryRow | undefined> {
+export async function updateMemory(
+  tx: Queryable,
+  scope: Scope,
+  id: string,
+  patch: MemoryPatch,
+): Promise<MemoryRow | undefined> {
   const params: unknown[] = [id];
   const sets = Object.entries(patch)
     .filter(([, v]) => v !== undefined)

@@ -46,15 +46,28 @@ export async function memoryFinished(tx: Queryable, publish: Publish, m: Finishe
  * memoryFinished for many memories of one organization at once (a batch group stored as
  * completed); `batchLocked`: the caller holds their batch's lock already.
  */
-export async function memoriesFinished(tx: Queryable, publish: Publish, organizationId: string, ms: Omit<Finished, 'organizationId'>[], opts: { batchLocked?: boolean } = {}): Promise<void> {
-  await publish.all(tx, ms.map((m) => ({
-    kind: m.status === 'completed' ? MEMORY_COMPLETED : MEMORY_FAILED,
-    organizationId,
-    memoryId: m.id,
-    batchId: m.batch_id,
-    // What a webhook reports besides the ids (docs/webhooks.md).
-    payload: { status: m.status, error: m.status === 'failed' ? m.status_error ?? 'processing failed' : null, created_at: m.created_at?.toISOString() ?? null },
-  })));
+export async function memoriesFinished(
+  tx: Queryable,
+  publish: Publish,
+  organizationId: string,
+  ms: Omit<Finished, 'organizationId'>[],
+  opts: { batchLocked?: boolean } = {},
+): Promise<void> {
+  await publish.all(
+    tx,
+    ms.map((m) => ({
+      kind: m.status === 'completed' ? MEMORY_COMPLETED : MEMORY_FAILED,
+      organizationId,
+      memoryId: m.id,
+      batchId: m.batch_id,
+      // What a webhook reports besides the ids (docs/webhooks.md).
+      payload: {
+        status: m.status,
+        error: m.status === 'failed' ? (m.status_error ?? 'processing failed') : null,
+        created_at: m.created_at?.toISOString() ?? null,
+      },
+    })),
+  );
   for (const batchId of new Set(ms.map((m) => m.batch_id).filter((b): b is string => !!b))) {
     if (!opts.batchLocked) await lockBatch(tx, batchId);
     await completeBatchIfDone(tx, publish, organizationId, batchId);
@@ -62,14 +75,24 @@ export async function memoriesFinished(tx: Queryable, publish: Publish, organiza
 }
 
 /** After the last group of a batch is stored (its memories may all be finished already). */
-export async function batchStored(tx: Queryable, publish: Publish, organizationId: string, batchId: string): Promise<void> {
+export async function batchStored(
+  tx: Queryable,
+  publish: Publish,
+  organizationId: string,
+  batchId: string,
+): Promise<void> {
   await lockBatch(tx, batchId);
   await publish(tx, { kind: BATCH_STORED, organizationId, batchId });
   await completeBatchIfDone(tx, publish, organizationId, batchId);
 }
 
 /** The caller holds the batch's lock. */
-async function completeBatchIfDone(tx: Queryable, publish: Publish, organizationId: string, batchId: string): Promise<void> {
+async function completeBatchIfDone(
+  tx: Queryable,
+  publish: Publish,
+  organizationId: string,
+  batchId: string,
+): Promise<void> {
   const { stored, ...counts } = await batchProgress(tx, organizationId, batchId, BATCH_STORED);
   // Before batch.stored a finished memory may only be the first group's: the batch is not done.
   if (!stored || counts.completed + counts.failed < counts.total) return;

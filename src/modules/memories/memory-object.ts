@@ -34,7 +34,10 @@ export type MemoryObject = z.infer<typeof memoryObject>;
 function aclFields(read: string[], write: string[]) {
   const acl: Record<string, { read: boolean; write: boolean }> = {};
   const lists: Record<string, string[]> = {};
-  for (const [mode, entries] of [['read', read], ['write', write]] as const) {
+  for (const [mode, entries] of [
+    ['read', read],
+    ['write', write],
+  ] as const) {
     for (const entry of entries) {
       const i = entry.indexOf(':');
       const prefix = entry.slice(0, i);

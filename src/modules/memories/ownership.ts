@@ -13,12 +13,19 @@ export interface Owner {
  * Whose memory this is: the deprecated internal `user_id` wins over `external_user_id`
  * (client docs); with neither, the caller. An external id is created on first sight.
  */
-export async function resolveOwner(db: Queryable, actor: Actor, userId?: string, externalUserId?: string): Promise<Owner> {
+export async function resolveOwner(
+  db: Queryable,
+  actor: Actor,
+  userId?: string,
+  externalUserId?: string,
+): Promise<Owner> {
   if (userId) {
     const user = await getUser(db, actor.organizationId, userId);
     if (!user) throw new AppError(404, `User ${userId} not found`);
     if (externalUserId && user.external_id !== externalUserId) {
-      throw unprocessable('Conflicting fields: user_id and external_user_id name different users', { fields: ['user_id', 'external_user_id'] });
+      throw unprocessable('Conflicting fields: user_id and external_user_id name different users', {
+        fields: ['user_id', 'external_user_id'],
+      });
     }
     return { userId: user.id, externalUserId: user.external_id };
   }
@@ -27,7 +34,10 @@ export async function resolveOwner(db: Queryable, actor: Actor, userId?: string,
     return { userId: user.id, externalUserId };
   }
   const me = actor.userId ? await getUser(db, actor.organizationId, actor.userId) : undefined;
-  if (!me) throw unprocessable('No user: send external_user_id (this credential has no user of its own)', { fields: ['external_user_id'] });
+  if (!me)
+    throw unprocessable('No user: send external_user_id (this credential has no user of its own)', {
+      fields: ['external_user_id'],
+    });
   return { userId: me.id, externalUserId: me.external_id };
 }
 
@@ -42,7 +52,13 @@ export async function resolveOwners(
   items: { userId?: string; externalUserId?: string }[],
   known?: Map<string, UserRow>,
 ): Promise<Owner[]> {
-  const external = known ?? await resolveExternalUsers(db, actor.organizationId, items.filter((x) => !x.userId && x.externalUserId).map((x) => x.externalUserId!));
+  const external =
+    known ??
+    (await resolveExternalUsers(
+      db,
+      actor.organizationId,
+      items.filter((x) => !x.userId && x.externalUserId).map((x) => x.externalUserId!),
+    ));
   const others = new Map<string, Promise<Owner>>();
   const out: Owner[] = [];
   for (const x of items) {
@@ -73,7 +89,10 @@ export async function resolveWriteNamespace(db: Queryable, actor: Actor, namespa
   const active = await namespaceActive(db, actor.organizationId, namespaceId);
   if (active === undefined) throw new AppError(404, `Namespace ${namespaceId} not found`);
   // A deactivated namespace keeps its memories readable but takes no new ones.
-  if (!active) throw new AppError(403, `Namespace ${namespaceId} is deactivated (is_active: false)`, { namespace_id: namespaceId });
+  if (!active)
+    throw new AppError(403, `Namespace ${namespaceId} is deactivated (is_active: false)`, {
+      namespace_id: namespaceId,
+    });
   return namespaceId;
 }
 
@@ -87,7 +106,10 @@ export function normaliseAclEntry(entry: string): string {
 }
 
 /** Stored ACL lists: the given ones, else private to the owner (spec 2.4 default). */
-export function aclLists(owner: Owner, acl?: { read?: string[]; write?: string[] }): { read: string[]; write: string[] } {
+export function aclLists(
+  owner: Owner,
+  acl?: { read?: string[]; write?: string[] },
+): { read: string[]; write: string[] } {
   const own = [`user:${owner.userId}`, ...(owner.externalUserId ? [`external_user:${owner.externalUserId}`] : [])];
   const list = (given?: string[]) => [...new Set([...own, ...(given ?? []).map(normaliseAclEntry)])];
   return { read: list(acl?.read), write: list(acl?.write) };

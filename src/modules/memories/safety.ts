@@ -25,16 +25,38 @@ export function allowedValues(f: SafetyFilter): { consent?: string[]; risk?: str
   const narrow = (cur: string[] | undefined, next: string[]) => (cur ? cur.filter((v) => next.includes(v)) : next);
   if (f.min_consent) {
     const min = CONSENT_LEVELS.indexOf(f.min_consent as any);
-    consent = narrow(consent, levels(CONSENT_LEVELS, (i) => i >= (min < 0 ? 0 : min)));
+    consent = narrow(
+      consent,
+      levels(CONSENT_LEVELS, (i) => i >= (min < 0 ? 0 : min)),
+    );
   }
-  if (f.require_consent) consent = narrow(consent, CONSENT_LEVELS.filter((c) => c !== 'none'));
-  if (f.exclude_consent?.length) consent = narrow(consent ?? [...CONSENT_LEVELS], CONSENT_LEVELS.filter((c) => !f.exclude_consent!.includes(c)));
+  if (f.require_consent)
+    consent = narrow(
+      consent,
+      CONSENT_LEVELS.filter((c) => c !== 'none'),
+    );
+  if (f.exclude_consent?.length)
+    consent = narrow(
+      consent ?? [...CONSENT_LEVELS],
+      CONSENT_LEVELS.filter((c) => !f.exclude_consent!.includes(c)),
+    );
   if (f.max_risk) {
     const max = RISK_LEVELS.indexOf(f.max_risk as any);
-    risk = narrow(risk, levels(RISK_LEVELS, (i) => i <= (max < 0 ? RISK_LEVELS.length - 1 : max)));
+    risk = narrow(
+      risk,
+      levels(RISK_LEVELS, (i) => i <= (max < 0 ? RISK_LEVELS.length - 1 : max)),
+    );
   }
-  if (f.exclude_flagged) risk = narrow(risk, RISK_LEVELS.filter((r) => r !== 'flagged'));
-  if (f.exclude_risk?.length) risk = narrow(risk ?? [...RISK_LEVELS], RISK_LEVELS.filter((r) => !f.exclude_risk!.includes(r)));
+  if (f.exclude_flagged)
+    risk = narrow(
+      risk,
+      RISK_LEVELS.filter((r) => r !== 'flagged'),
+    );
+  if (f.exclude_risk?.length)
+    risk = narrow(
+      risk ?? [...RISK_LEVELS],
+      RISK_LEVELS.filter((r) => !f.exclude_risk!.includes(r)),
+    );
   return { consent, risk };
 }
 

@@ -68,7 +68,9 @@ for (const store of testStores) {
       assert.equal(s.completed_at, null);
       assert.equal(s.error, null);
       assert.equal((await get(`/v1/memory/${id}`)).statusCode, 200, 'readable before processing');
-      const jobs = await t.db.query(`SELECT kind, status, organization_id FROM jobs WHERE payload->>'memory_id' = $1`, [id]);
+      const jobs = await t.db.query(`SELECT kind, status, organization_id FROM jobs WHERE payload->>'memory_id' = $1`, [
+        id,
+      ]);
       assert.deepEqual(jobs, [{ kind: MEMORY_PROCESS, status: 'queued', organization_id: t.orgId }]);
 
       await startWorker(buildWorker({ config: testConfig({ WORKER_POLL_MS: '50' }), db: t.db, log }));
@@ -80,7 +82,10 @@ for (const store of testStores) {
     });
 
     it('skip_background_processing=true: completed right after the quick save, no job', async () => {
-      const res = await post(t, '/v1/memory?skip_background_processing=true', { content: 'Skip processing for this one.', external_user_id: 'ana' });
+      const res = await post(t, '/v1/memory?skip_background_processing=true', {
+        content: 'Skip processing for this one.',
+        external_user_id: 'ana',
+      });
       assert.equal(res.statusCode, 200, res.body);
       const id = res.json().data[0].memoryId;
       const s = await status(id);
@@ -93,14 +98,22 @@ for (const store of testStores) {
     it('batch status: counts by state, progress, and the per-memory list', async () => {
       await worker?.stop();
       worker = null;
-      const r = await addBatch([{ content: 'First batch memory.' }, { content: 42 }, { content: 'Second batch memory.' }, { content: 'Third.' }]);
+      const r = await addBatch([
+        { content: 'First batch memory.' },
+        { content: 42 },
+        { content: 'Second batch memory.' },
+        { content: 'Third.' },
+      ]);
       assert.equal(r.total_successful, 3);
       const before = await batchStatus(r.batch_id);
       assert.equal(before.batch_id, r.batch_id);
       assert.equal(before.processing_status, 'processing');
       assert.deepEqual(before.counts, { queued: 0, quick_saved: 3, processing: 0, completed: 0, failed: 0 });
       assert.deepEqual(before.progress, { total: 3, done: 0, percent: 0 });
-      assert.deepEqual(before.memories.map((m: any) => m.memory_id).sort(), r.successful.map((s: any) => s.data[0].memoryId).sort());
+      assert.deepEqual(
+        before.memories.map((m: any) => m.memory_id).sort(),
+        r.successful.map((s: any) => s.data[0].memoryId).sort(),
+      );
       assert.deepEqual(before.failures, []);
 
       await startWorker(buildWorker({ config: testConfig({ WORKER_POLL_MS: '50' }), db: t.db, log }));
@@ -115,11 +128,24 @@ for (const store of testStores) {
       await worker?.stop();
       worker = null;
       const r = await addBatch([{ content: 'This one processes fine.' }, { content: 'POISON in this one.' }]);
-      const steps = [{ name: 'graph', run: async (m: { id: string }) => {
-        const [row] = await t.db.query('SELECT content FROM memories WHERE id = $1', [m.id]);
-        if (row.content.includes('POISON')) throw new Error('extractor refused the content');
-      } }];
-      await startWorker(createWorker({ db: t.db, log, handlers: memoryJobs(createEventPublisher(), steps), pollMs: 20, backoffMs: () => 10 }));
+      const steps = [
+        {
+          name: 'graph',
+          run: async (m: { id: string }) => {
+            const [row] = await t.db.query('SELECT content FROM memories WHERE id = $1', [m.id]);
+            if (row.content.includes('POISON')) throw new Error('extractor refused the content');
+          },
+        },
+      ];
+      await startWorker(
+        createWorker({
+          db: t.db,
+          log,
+          handlers: memoryJobs(createEventPublisher(), steps),
+          pollMs: 20,
+          backoffMs: () => 10,
+        }),
+      );
       await until(async () => (await batchStatus(r.batch_id)).progress.done === 2);
       const b = await batchStatus(r.batch_id);
       assert.equal(b.processing_status, 'partial');
@@ -130,7 +156,9 @@ for (const store of testStores) {
       assert.equal(s.processing_status, 'failed');
       assert.ok(s.failed_at);
       assert.equal(s.completed_at, null);
-      const [job] = await t.db.query(`SELECT status, attempts FROM jobs WHERE payload->>'memory_id' = $1`, [s.memory_id]);
+      const [job] = await t.db.query(`SELECT status, attempts FROM jobs WHERE payload->>'memory_id' = $1`, [
+        s.memory_id,
+      ]);
       assert.deepEqual(job, { status: 'dead', attempts: 5 });
     });
 
@@ -140,7 +168,12 @@ for (const store of testStores) {
       await until(async () => (await status(id)).processing_status === 'completed');
       const first = await status(id);
       const [job] = await t.db.query(`SELECT * FROM jobs WHERE payload->>'memory_id' = $1`, [id]);
-      await memoryJobs(createEventPublisher())[MEMORY_PROCESS].run(job as any, { db: t.db, log, lastAttempt: false, complete: async () => assert.fail('an already completed memory completes nothing') });
+      await memoryJobs(createEventPublisher())[MEMORY_PROCESS].run(job as any, {
+        db: t.db,
+        log,
+        lastAttempt: false,
+        complete: async () => assert.fail('an already completed memory completes nothing'),
+      });
       assert.deepEqual(await status(id), first);
     });
 
@@ -162,7 +195,17 @@ for (const store of testStores) {
       assert.equal((await get(`/v1/memory/status/${mine}`, key)).statusCode, 200);
     });
 
-    authKit(() => t, { label: 'GET /v1/memory/status/:id', method: 'GET', url: () => `/v1/memory/status/${known}`, permission: 'read' });
-    authKit(() => t, { label: 'GET /v1/memory/batch/status/:id', method: 'GET', url: () => `/v1/memory/batch/status/${knownBatch}`, permission: 'read' });
+    authKit(() => t, {
+      label: 'GET /v1/memory/status/:id',
+      method: 'GET',
+      url: () => `/v1/memory/status/${known}`,
+      permission: 'read',
+    });
+    authKit(() => t, {
+      label: 'GET /v1/memory/batch/status/:id',
+      method: 'GET',
+      url: () => `/v1/memory/batch/status/${knownBatch}`,
+      permission: 'read',
+    });
   });
 }

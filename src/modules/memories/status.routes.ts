@@ -13,10 +13,30 @@ const ok = { code: 200, status: 'success' as const };
  */
 export function statusRoutes(status: MemoryStatusService): FastifyPluginAsyncZod {
   return async (app) => {
-    app.get('/v1/memory/status/:memory_id', { schema: { tags, summary: 'Memory processing status', params: memoryStatusParams, response: { 200: memoryStatusResponse, ...errorResponses } } },
-      async (req) => ({ ...ok, ...(await status.memory(req.actor, req.params.memory_id)) }));
+    app.get(
+      '/v1/memory/status/:memory_id',
+      {
+        schema: {
+          tags,
+          summary: 'Memory processing status',
+          params: memoryStatusParams,
+          response: { 200: memoryStatusResponse, ...errorResponses },
+        },
+      },
+      async (req) => ({ ...ok, ...(await status.memory(req.actor, req.params.memory_id)) }),
+    );
 
-    app.get('/v1/memory/batch/status/:batch_id', { schema: { tags, summary: 'Batch processing status', params: batchStatusParams, response: { 200: batchStatusResponse, ...errorResponses } } },
-      async (req) => ({ ...ok, ...(await status.batch(req.actor, req.params.batch_id)) }));
+    app.get(
+      '/v1/memory/batch/status/:batch_id',
+      {
+        schema: {
+          tags,
+          summary: 'Batch processing status',
+          params: batchStatusParams,
+          response: { 200: batchStatusResponse, ...errorResponses },
+        },
+      },
+      async (req) => ({ ...ok, ...(await status.batch(req.actor, req.params.batch_id)) }),
+    );
   };
 }

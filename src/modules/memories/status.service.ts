@@ -4,7 +4,13 @@ import { notFound } from '../../shared/errors.ts';
 import { iso } from '../../shared/time.ts';
 import { hasBatchEvent } from '../../platform/events/index.ts';
 import { BATCH_STORED } from './memory-events.ts';
-import { getBatchStatus, getMemoryStatus, MEMORY_STATES, type MemoryState, type MemoryStatusRow } from './status.store.ts';
+import {
+  getBatchStatus,
+  getMemoryStatus,
+  MEMORY_STATES,
+  type MemoryState,
+  type MemoryStatusRow,
+} from './status.store.ts';
 
 const scopeOf = (actor: Actor) => ({ organizationId: actor.organizationId, namespaceId: actor.namespaceId });
 
@@ -19,12 +25,15 @@ export function statusView(row: MemoryStatusRow) {
     processing_started_at: iso(row.processing_started_at) ?? null,
     completed_at: iso(row.completed_at) ?? null,
     failed_at: iso(row.failed_at) ?? null,
-    error: row.status === 'failed' ? row.status_error ?? 'processing failed' : null,
+    error: row.status === 'failed' ? (row.status_error ?? 'processing failed') : null,
   };
 }
 
 /** Overall state of a batch: still running until every memory is completed or failed. */
-function overall(counts: Record<MemoryState, number>, total: number): 'processing' | 'completed' | 'partial' | 'failed' {
+function overall(
+  counts: Record<MemoryState, number>,
+  total: number,
+): 'processing' | 'completed' | 'partial' | 'failed' {
   if (counts.completed + counts.failed < total) return 'processing';
   if (counts.failed === 0) return 'completed';
   return counts.completed === 0 ? 'failed' : 'partial';
@@ -55,10 +64,14 @@ export function createMemoryStatusService({ db }: { db: Db }) {
         processing_status: stored ? overall(counts, rows.length) : 'processing',
         progress: { total: rows.length, done, percent: Math.round((1000 * done) / rows.length) / 10 },
         counts,
-        failures: memories.filter((m) => m.processing_status === 'failed').map((m) => ({ memory_id: m.memory_id, error: m.error! })),
+        failures: memories
+          .filter((m) => m.processing_status === 'failed')
+          .map((m) => ({ memory_id: m.memory_id, error: m.error! })),
         memories,
         created_at: memories[0].created_at,
-        updated_at: rows.reduce((max, r) => (r.updated_at > max ? r.updated_at : max), rows[0].updated_at).toISOString(),
+        updated_at: rows
+          .reduce((max, r) => (r.updated_at > max ? r.updated_at : max), rows[0].updated_at)
+          .toISOString(),
       };
     },
   };

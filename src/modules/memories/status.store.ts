@@ -18,11 +18,15 @@ export interface MemoryStatusRow {
   failed_at: Date | null;
 }
 
-const COLUMNS = 'id, organization_id, batch_id, status, status_error, created_at, updated_at, processing_started_at, completed_at, failed_at';
+const COLUMNS =
+  'id, organization_id, batch_id, status, status_error, created_at, updated_at, processing_started_at, completed_at, failed_at';
 
 export async function getMemoryStatus(db: Queryable, scope: Scope, id: string): Promise<MemoryStatusRow | undefined> {
   const params: unknown[] = [id];
-  const rows = await db.query<MemoryStatusRow>(`SELECT ${COLUMNS} FROM memories WHERE id = $1 AND ${scopeSql(scope, params)}`, params);
+  const rows = await db.query<MemoryStatusRow>(
+    `SELECT ${COLUMNS} FROM memories WHERE id = $1 AND ${scopeSql(scope, params)}`,
+    params,
+  );
   return rows[0];
 }
 
@@ -42,7 +46,11 @@ export async function getBatchStatus(db: Queryable, scope: Scope, batchId: strin
  * quick_saved (or queued, or a processing attempt that died) → processing. Returns the whole
  * row, so the processing steps need not read it again.
  */
-export async function startProcessing(db: Queryable, organizationId: string, id: string): Promise<(MemoryStatusRow & MemoryRow) | undefined> {
+export async function startProcessing(
+  db: Queryable,
+  organizationId: string,
+  id: string,
+): Promise<(MemoryStatusRow & MemoryRow) | undefined> {
   const rows = await db.query<MemoryStatusRow & MemoryRow>(
     `UPDATE memories SET status = 'processing', processing_started_at = now(), updated_at = now()
      WHERE id = $1 AND organization_id = $2 AND status IN ('queued', 'quick_saved', 'processing')
@@ -53,7 +61,11 @@ export async function startProcessing(db: Queryable, organizationId: string, id:
 }
 
 /** processing → completed. */
-export async function finishProcessing(db: Queryable, organizationId: string, id: string): Promise<MemoryStatusRow | undefined> {
+export async function finishProcessing(
+  db: Queryable,
+  organizationId: string,
+  id: string,
+): Promise<MemoryStatusRow | undefined> {
   const rows = await db.query<MemoryStatusRow>(
     `UPDATE memories SET status = 'completed', completed_at = now(), status_error = NULL, updated_at = now()
      WHERE id = $1 AND organization_id = $2 AND status = 'processing' RETURNING ${COLUMNS}`,
@@ -63,7 +75,12 @@ export async function finishProcessing(db: Queryable, organizationId: string, id
 }
 
 /** Any unfinished state → failed, with the reason. */
-export async function failProcessing(db: Queryable, organizationId: string, id: string, error: string): Promise<MemoryStatusRow | undefined> {
+export async function failProcessing(
+  db: Queryable,
+  organizationId: string,
+  id: string,
+  error: string,
+): Promise<MemoryStatusRow | undefined> {
   const rows = await db.query<MemoryStatusRow>(
     `UPDATE memories SET status = 'failed', failed_at = now(), status_error = $3, updated_at = now()
      WHERE id = $1 AND organization_id = $2 AND status IN ('queued', 'quick_saved', 'processing') RETURNING ${COLUMNS}`,
@@ -94,7 +111,12 @@ export async function lockBatchOfMemory(tx: Queryable, organizationId: string, m
  * How many memories of a batch exist and how many finished each way, and whether the batch
  * event `storedKind` (every group is in) was recorded: one statement on every memory's finish.
  */
-export async function batchProgress(db: Queryable, organizationId: string, batchId: string, storedKind: string): Promise<{ stored: boolean; total: number; completed: number; failed: number }> {
+export async function batchProgress(
+  db: Queryable,
+  organizationId: string,
+  batchId: string,
+  storedKind: string,
+): Promise<{ stored: boolean; total: number; completed: number; failed: number }> {
   const rows = await db.query<{ stored: boolean; total: number; completed: number; failed: number }>(
     `SELECT EXISTS (SELECT 1 FROM events WHERE batch_id = $1 AND organization_id = $2 AND kind = $3) AS stored,
             count(*)::int AS total, count(*) FILTER (WHERE status = 'completed')::int AS completed,
@@ -110,7 +132,11 @@ export async function batchProgress(db: Queryable, organizationId: string, batch
  * change processes it again. One still waiting for its first job is left alone (that job reads
  * the new row); one being processed is requeued too, since that run may have read the old row.
  */
-export async function requeueProcessing(db: Queryable, organizationId: string, id: string): Promise<MemoryStatusRow | undefined> {
+export async function requeueProcessing(
+  db: Queryable,
+  organizationId: string,
+  id: string,
+): Promise<MemoryStatusRow | undefined> {
   const rows = await db.query<MemoryStatusRow>(
     `UPDATE memories SET status = 'quick_saved', status_error = NULL, completed_at = NULL, failed_at = NULL, updated_at = now()
      WHERE id = $1 AND organization_id = $2 AND status IN ('completed', 'failed', 'processing') RETURNING ${COLUMNS}`,

@@ -17,11 +17,27 @@ for (const store of testStores) {
     const call = (method: any, url: string, payload?: unknown, key = t.key) =>
       t.app.inject({ method, url, headers: { 'x-api-key': key }, payload: payload as any });
     const memRow = async (id: string) =>
-      (await t.db.query<{ namespace_id: string | null; acl_read: string[]; acl_write: string[] }>('SELECT namespace_id, acl_read, acl_write FROM memories WHERE id = $1', [id]))[0];
-    const chunkNs = async (id: string) => (await t.db.query<{ namespace_id: string | null }>('SELECT namespace_id FROM memory_chunks WHERE memory_id = $1', [id])).map((r) => r.namespace_id);
+      (
+        await t.db.query<{ namespace_id: string | null; acl_read: string[]; acl_write: string[] }>(
+          'SELECT namespace_id, acl_read, acl_write FROM memories WHERE id = $1',
+          [id],
+        )
+      )[0];
+    const chunkNs = async (id: string) =>
+      (
+        await t.db.query<{ namespace_id: string | null }>(
+          'SELECT namespace_id FROM memory_chunks WHERE memory_id = $1',
+          [id],
+        )
+      ).map((r) => r.namespace_id);
 
     it('creates, gets, lists (paged) and updates namespaces with the NamespaceItem fields', async () => {
-      const res = await call('POST', '/v1/namespace', { name: 'acme-prod', environment_type: 'staging', rate_limits: { requests_per_minute: 100 }, default_policy: { consent: 'explicit' } });
+      const res = await call('POST', '/v1/namespace', {
+        name: 'acme-prod',
+        environment_type: 'staging',
+        rate_limits: { requests_per_minute: 100 },
+        default_policy: { consent: 'explicit' },
+      });
       assert.equal(res.statusCode, 200, res.body);
       const ns = res.json().data;
       assert.equal(ns.name, 'acme-prod');
@@ -40,7 +56,10 @@ for (const store of testStores) {
       assert.equal(got.memoriesCount, 2);
       assert.equal(got.storageCount, 16);
 
-      const upd = await call('PUT', `/v1/namespace/${ns.objectId}`, { is_active: false, rate_limits: { requests_per_minute: 5 } });
+      const upd = await call('PUT', `/v1/namespace/${ns.objectId}`, {
+        is_active: false,
+        rate_limits: { requests_per_minute: 5 },
+      });
       assert.equal(upd.statusCode, 200, upd.body);
       assert.equal(upd.json().data.is_active, false);
       assert.equal(upd.json().data.name, 'acme-prod');
@@ -77,11 +96,17 @@ for (const store of testStores) {
       const { key } = await makeKey(t.db, t.orgId, { namespaceId: mine });
       const list = (await call('GET', '/v1/namespace', undefined, key)).json();
       assert.equal(list.total, 1);
-      assert.deepEqual(list.data.map((n: any) => n.objectId), [mine]);
+      assert.deepEqual(
+        list.data.map((n: any) => n.objectId),
+        [mine],
+      );
       assert.equal((await call('GET', `/v1/namespace/${mine}`, undefined, key)).statusCode, 200);
       assertEnvelope(await call('GET', `/v1/namespace/${known}`, undefined, key), 404);
       assertEnvelope(await call('POST', '/v1/namespace', { name: 'sneaky' }, key), 403);
-      assertEnvelope(await call('PUT', `/v1/namespace/${mine}`, { rate_limits: { requests_per_minute: 1e6 } }, key), 403);
+      assertEnvelope(
+        await call('PUT', `/v1/namespace/${mine}`, { rate_limits: { requests_per_minute: 1e6 } }, key),
+        403,
+      );
       assertEnvelope(await call('DELETE', `/v1/namespace/${mine}`, undefined, key), 403);
       assert.equal((await call('GET', `/v1/namespace/${mine}`)).statusCode, 200);
     });
@@ -92,12 +117,21 @@ for (const store of testStores) {
       const id = await addMemory(t, { content: 'Written while awake', external_user_id: 'u9', namespace_id: ns });
       assert.equal((await call('PUT', `/v1/namespace/${ns}`, { is_active: false })).statusCode, 200);
       assertEnvelope(await call('GET', '/me', undefined, nsKey), 403);
-      assertEnvelope(await call('POST', '/v1/memory', { content: 'Written while asleep', external_user_id: 'u9' }, nsKey), 403);
-      assertEnvelope(await call('POST', '/v1/memory', { content: 'Written while asleep', external_user_id: 'u9', namespace_id: ns }), 403);
+      assertEnvelope(
+        await call('POST', '/v1/memory', { content: 'Written while asleep', external_user_id: 'u9' }, nsKey),
+        403,
+      );
+      assertEnvelope(
+        await call('POST', '/v1/memory', { content: 'Written while asleep', external_user_id: 'u9', namespace_id: ns }),
+        403,
+      );
       assert.equal((await call('GET', `/v1/memory/${id}`)).statusCode, 200, 'the organization key still reads it');
       assert.equal((await t.db.query('SELECT count(*)::int AS n FROM memories WHERE namespace_id = $1', [ns]))[0].n, 1);
       assert.equal((await call('PUT', `/v1/namespace/${ns}`, { is_active: true })).statusCode, 200);
-      assert.equal((await call('POST', '/v1/memory', { content: 'Awake again', external_user_id: 'u9' }, nsKey)).statusCode, 200);
+      assert.equal(
+        (await call('POST', '/v1/memory', { content: 'Awake again', external_user_id: 'u9' }, nsKey)).statusCode,
+        200,
+      );
     });
 
     it('delete (defaults): memories and chunks gone, ACL references cleaned elsewhere, keys dead, other tenant untouched', async () => {
@@ -106,12 +140,38 @@ for (const store of testStores) {
       const other = await makeOrg(t.db);
       const otherNs = await makeNamespace(t.db, other.organizationId);
       const { key: nsKey } = await makeKey(t.db, t.orgId, { namespaceId: doomed });
-      const m1 = await addMemory(t, { content: 'Doomed memory one about kayaks.', external_user_id: 'del-u', namespace_id: doomed });
-      const m2 = await addMemory(t, { content: 'Doomed memory two about kayaks.', external_user_id: 'del-u', namespace_id: doomed });
+      const m1 = await addMemory(t, {
+        content: 'Doomed memory one about kayaks.',
+        external_user_id: 'del-u',
+        namespace_id: doomed,
+      });
+      const m2 = await addMemory(t, {
+        content: 'Doomed memory two about kayaks.',
+        external_user_id: 'del-u',
+        namespace_id: doomed,
+      });
       const acl = { read: [`namespace:${doomed}`, 'external_user:friend'], write: [`namespace:${doomed}`] };
-      const sharedR = await addMemory(t, { content: 'Shared with the doomed namespace.', external_user_id: 'del-u', namespace_id: keep, policy: { acl } });
-      const sharedW = await addMemory(t, { content: 'Only readable by it.', external_user_id: 'del-u', policy: { acl: { read: [`namespace:${doomed}`] } } });
-      const untouched = await addMemory(t, { content: 'Another tenant note, same ACL text.', external_user_id: 'del-u', namespace_id: otherNs, policy: { acl } }, other.key);
+      const sharedR = await addMemory(t, {
+        content: 'Shared with the doomed namespace.',
+        external_user_id: 'del-u',
+        namespace_id: keep,
+        policy: { acl },
+      });
+      const sharedW = await addMemory(t, {
+        content: 'Only readable by it.',
+        external_user_id: 'del-u',
+        policy: { acl: { read: [`namespace:${doomed}`] } },
+      });
+      const untouched = await addMemory(
+        t,
+        {
+          content: 'Another tenant note, same ACL text.',
+          external_user_id: 'del-u',
+          namespace_id: otherNs,
+          policy: { acl },
+        },
+        other.key,
+      );
 
       const res = await call('DELETE', `/v1/namespace/${doomed}`);
       assert.equal(res.statusCode, 200, res.body);
@@ -119,16 +179,31 @@ for (const store of testStores) {
       assert.equal(body.status, 'success');
       assert.equal(body.namespace_id, doomed);
       assert.deepEqual(body.cascade, {
-        memories_deleted: 2, memories_failed: 0, memories_detached: 0, graph_nodes_deleted: 0, neo4j_nodes_deleted: 0,
-        acl_read_cleaned: 2, acl_write_cleaned: 1, api_keys_deleted: 1,
+        memories_deleted: 2,
+        memories_failed: 0,
+        memories_detached: 0,
+        graph_nodes_deleted: 0,
+        neo4j_nodes_deleted: 0,
+        acl_read_cleaned: 2,
+        acl_write_cleaned: 1,
+        api_keys_deleted: 1,
       });
       assert.equal(await memRow(m1), undefined);
       assert.equal(await memRow(m2), undefined);
       assert.deepEqual(await chunkNs(m1), []);
-      assert.deepEqual((await memRow(sharedR)).acl_read.filter((e) => e.startsWith('namespace:')), []);
+      assert.deepEqual(
+        (await memRow(sharedR)).acl_read.filter((e) => e.startsWith('namespace:')),
+        [],
+      );
       assert.ok((await memRow(sharedR)).acl_read.includes('external_user:friend'));
-      assert.deepEqual((await memRow(sharedR)).acl_write.filter((e) => e.startsWith('namespace:')), []);
-      assert.deepEqual((await memRow(sharedW)).acl_read.filter((e) => e.startsWith('namespace:')), []);
+      assert.deepEqual(
+        (await memRow(sharedR)).acl_write.filter((e) => e.startsWith('namespace:')),
+        [],
+      );
+      assert.deepEqual(
+        (await memRow(sharedW)).acl_read.filter((e) => e.startsWith('namespace:')),
+        [],
+      );
       assert.ok((await memRow(untouched)).acl_read.includes(`namespace:${doomed}`));
       assertEnvelope(await call('GET', `/v1/namespace/${doomed}`), 404);
       assertEnvelope(await call('GET', '/v1/namespace', undefined, nsKey), 401);
@@ -138,38 +213,87 @@ for (const store of testStores) {
 
     it('delete_memories=false keeps the memories (detached, still searchable); flags off leave ACLs; aliases accepted', async () => {
       const ns = await makeNamespace(t.db, t.orgId);
-      const m = await addMemory(t, { content: 'Survivor memory about lighthouses.', external_user_id: 'keeper', namespace_id: ns });
-      const ref = await addMemory(t, { content: 'Refers to it.', external_user_id: 'keeper', policy: { acl: { read: [`namespace:${ns}`] } } });
-      const res = await call('DELETE', `/v1/namespace/${ns}?delete_memories=false&delete_neo4j_nodes=false&remove_acl_references=false`);
+      const m = await addMemory(t, {
+        content: 'Survivor memory about lighthouses.',
+        external_user_id: 'keeper',
+        namespace_id: ns,
+      });
+      const ref = await addMemory(t, {
+        content: 'Refers to it.',
+        external_user_id: 'keeper',
+        policy: { acl: { read: [`namespace:${ns}`] } },
+      });
+      const res = await call(
+        'DELETE',
+        `/v1/namespace/${ns}?delete_memories=false&delete_neo4j_nodes=false&remove_acl_references=false`,
+      );
       assert.equal(res.statusCode, 200, res.body);
       assert.deepEqual(res.json().cascade, {
-        memories_deleted: 0, memories_failed: 0, memories_detached: 1, graph_nodes_deleted: 0, neo4j_nodes_deleted: 0,
-        acl_read_cleaned: 0, acl_write_cleaned: 0, api_keys_deleted: 0,
+        memories_deleted: 0,
+        memories_failed: 0,
+        memories_detached: 1,
+        graph_nodes_deleted: 0,
+        neo4j_nodes_deleted: 0,
+        acl_read_cleaned: 0,
+        acl_write_cleaned: 0,
+        api_keys_deleted: 0,
       });
       assert.equal((await memRow(m)).namespace_id, null);
       assert.deepEqual(await chunkNs(m), [null]);
       assert.ok((await memRow(ref)).acl_read.includes(`namespace:${ns}`));
-      assert.equal((await searchContents(t, { query: 'survivor lighthouses', external_user_id: 'keeper' }))[0], 'Survivor memory about lighthouses.');
+      assert.equal(
+        (await searchContents(t, { query: 'survivor lighthouses', external_user_id: 'keeper' }))[0],
+        'Survivor memory about lighthouses.',
+      );
       const ns2 = await makeNamespace(t.db, t.orgId);
-      assertEnvelope(await call('DELETE', `/v1/namespace/${ns2}?delete_graph_nodes=true&delete_neo4j_nodes=false`), 422);
+      assertEnvelope(
+        await call('DELETE', `/v1/namespace/${ns2}?delete_graph_nodes=true&delete_neo4j_nodes=false`),
+        422,
+      );
       assert.equal((await call('GET', `/v1/namespace/${ns2}`)).statusCode, 200);
     });
 
     describe('auth kit', () => {
-      const kit = (label: string, method: any, url: () => string, permission: any, payload?: () => unknown, otherTenant?: any) =>
-        authKit(() => t, { label, method, url, permission, payload, otherTenant });
-      kit('POST /v1/namespace', 'POST', () => '/v1/namespace', 'write', () => ({ name: `kit-${Math.random()}` }), async (res: any) => {
-        assert.equal(res.statusCode, 200, res.body);
-        const created = res.json().data;
-        assert.notEqual(created.organization_id, t.orgId);
-        assertEnvelope(await call('GET', `/v1/namespace/${created.objectId}`), 404);
-      });
-      kit('GET /v1/namespace', 'GET', () => '/v1/namespace', 'read', undefined, (res: any) => {
-        assert.equal(res.statusCode, 200);
-        assert.ok(res.json().data.every((n: any) => n.organization_id !== t.orgId));
-      });
+      const kit = (
+        label: string,
+        method: any,
+        url: () => string,
+        permission: any,
+        payload?: () => unknown,
+        otherTenant?: any,
+      ) => authKit(() => t, { label, method, url, permission, payload, otherTenant });
+      kit(
+        'POST /v1/namespace',
+        'POST',
+        () => '/v1/namespace',
+        'write',
+        () => ({ name: `kit-${Math.random()}` }),
+        async (res: any) => {
+          assert.equal(res.statusCode, 200, res.body);
+          const created = res.json().data;
+          assert.notEqual(created.organization_id, t.orgId);
+          assertEnvelope(await call('GET', `/v1/namespace/${created.objectId}`), 404);
+        },
+      );
+      kit(
+        'GET /v1/namespace',
+        'GET',
+        () => '/v1/namespace',
+        'read',
+        undefined,
+        (res: any) => {
+          assert.equal(res.statusCode, 200);
+          assert.ok(res.json().data.every((n: any) => n.organization_id !== t.orgId));
+        },
+      );
       kit('GET /v1/namespace/:id', 'GET', () => `/v1/namespace/${known}`, 'read');
-      kit('PUT /v1/namespace/:id', 'PUT', () => `/v1/namespace/${known}`, 'write', () => ({ is_active: true }));
+      kit(
+        'PUT /v1/namespace/:id',
+        'PUT',
+        () => `/v1/namespace/${known}`,
+        'write',
+        () => ({ is_active: true }),
+      );
       kit('DELETE /v1/namespace/:id', 'DELETE', () => `/v1/namespace/${known}`, 'delete');
     });
   });

@@ -1,8 +1,12 @@
 import { z } from 'zod';
 
 const environment = z.enum(['development', 'staging', 'production']);
-const rateLimits = z.record(z.string().max(64), z.number().int().min(0).nullable()).describe('Limit name → value (null: no limit)');
-const defaultPolicy = z.record(z.string(), z.unknown()).describe('Default memory policy of the namespace (stored; not yet applied to writes)');
+const rateLimits = z
+  .record(z.string().max(64), z.number().int().min(0).nullable())
+  .describe('Limit name → value (null: no limit)');
+const defaultPolicy = z
+  .record(z.string(), z.unknown())
+  .describe('Default memory policy of the namespace (stored; not yet applied to writes)');
 
 /** POST /v1/namespace (client `namespace.create`). */
 export const createNamespaceBody = z.object({
@@ -30,10 +34,16 @@ export const listNamespacesQuery = z.object({
  * every flag true. `delete_neo4j_nodes` is the client's name for `delete_graph_nodes`.
  */
 export const deleteNamespaceQuery = z.object({
-  delete_memories: z.stringbool().optional().describe('Default true. false: memories are kept and detached (namespace_id becomes null)'),
+  delete_memories: z
+    .stringbool()
+    .optional()
+    .describe('Default true. false: memories are kept and detached (namespace_id becomes null)'),
   delete_graph_nodes: z.stringbool().optional().describe('Default true'),
   delete_neo4j_nodes: z.stringbool().optional().describe('Client alias of delete_graph_nodes'),
-  remove_acl_references: z.stringbool().optional().describe('Default true: remove namespace:<id> from every memory ACL of the organization'),
+  remove_acl_references: z
+    .stringbool()
+    .optional()
+    .describe('Default true: remove namespace:<id> from every memory ACL of the organization'),
 });
 export type DeleteNamespaceQuery = z.infer<typeof deleteNamespaceQuery>;
 
@@ -53,7 +63,12 @@ export const namespaceItem = z.object({
 });
 export type NamespaceItem = z.infer<typeof namespaceItem>;
 
-const envelope = { code: z.number().int(), status: z.string(), error: z.string().nullable(), details: z.unknown().nullable() };
+const envelope = {
+  code: z.number().int(),
+  status: z.string(),
+  error: z.string().nullable(),
+  details: z.unknown().nullable(),
+};
 
 export const namespaceResponse = z.object({ ...envelope, data: namespaceItem });
 

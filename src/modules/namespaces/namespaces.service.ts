@@ -4,10 +4,25 @@ import { requirePermission, type Actor, type Permission } from '../../shared/act
 import { badRequest, forbidden, notFound, unprocessable } from '../../shared/errors.ts';
 import { newId } from '../../shared/ids.ts';
 import { iso } from '../../shared/time.ts';
-import type { CreateNamespaceBody, DeleteNamespaceQuery, NamespaceCascade, NamespaceItem, UpdateNamespaceBody } from './namespaces.schemas.ts';
+import type {
+  CreateNamespaceBody,
+  DeleteNamespaceQuery,
+  NamespaceCascade,
+  NamespaceItem,
+  UpdateNamespaceBody,
+} from './namespaces.schemas.ts';
 import {
-  deleteNamespaceMemories, deleteNamespaceRow, detachNamespaceMemories, getNamespace, insertNamespaceRow, listNamespaces,
-  lockNamespace, nameTaken, removeAclEntry, updateNamespaceRow, type NamespaceRow,
+  deleteNamespaceMemories,
+  deleteNamespaceRow,
+  detachNamespaceMemories,
+  getNamespace,
+  insertNamespaceRow,
+  listNamespaces,
+  lockNamespace,
+  nameTaken,
+  removeAclEntry,
+  updateNamespaceRow,
+  type NamespaceRow,
 } from './namespaces.store.ts';
 
 /**
@@ -16,7 +31,8 @@ import {
  */
 export function requireOrganizationScope(actor: Actor, permission: Permission, what: string): void {
   requirePermission(actor, permission);
-  if (actor.namespaceId) throw forbidden(`A namespace API key cannot ${what}; use an organization key`, { namespace_id: actor.namespaceId });
+  if (actor.namespaceId)
+    throw forbidden(`A namespace API key cannot ${what}; use an organization key`, { namespace_id: actor.namespaceId });
 }
 
 /** NamespaceItem (client contract) from a row. */
@@ -38,8 +54,14 @@ export function toNamespaceItem(r: NamespaceRow): NamespaceItem {
 
 /** Resolved DELETE flags: every one defaults to true (docs/tenancy.md). */
 export function deleteFlags(q: DeleteNamespaceQuery) {
-  if (q.delete_graph_nodes !== undefined && q.delete_neo4j_nodes !== undefined && q.delete_graph_nodes !== q.delete_neo4j_nodes) {
-    throw unprocessable('Conflicting fields: delete_graph_nodes and delete_neo4j_nodes disagree', { fields: ['delete_graph_nodes', 'delete_neo4j_nodes'] });
+  if (
+    q.delete_graph_nodes !== undefined &&
+    q.delete_neo4j_nodes !== undefined &&
+    q.delete_graph_nodes !== q.delete_neo4j_nodes
+  ) {
+    throw unprocessable('Conflicting fields: delete_graph_nodes and delete_neo4j_nodes disagree', {
+      fields: ['delete_graph_nodes', 'delete_neo4j_nodes'],
+    });
   }
   return {
     deleteMemories: q.delete_memories ?? true,
@@ -52,7 +74,8 @@ export function deleteFlags(q: DeleteNamespaceQuery) {
 export function createNamespacesService(db: Db) {
   /** A namespace the actor may see: its organization's, and only its own for a namespace key. */
   async function visible(actor: Actor, id: string): Promise<NamespaceRow> {
-    const row = actor.namespaceId && actor.namespaceId !== id ? undefined : await getNamespace(db, actor.organizationId, id);
+    const row =
+      actor.namespaceId && actor.namespaceId !== id ? undefined : await getNamespace(db, actor.organizationId, id);
     if (!row) throw notFound(`Namespace ${id}`);
     return row;
   }
@@ -103,7 +126,9 @@ export function createNamespacesService(db: Db) {
         const deleted = flags.deleteMemories ? await deleteNamespaceMemories(tx, actor.organizationId, id) : 0;
         // Kept memories must leave the namespace first: the foreign key forbids dangling ids.
         const detached = flags.deleteMemories ? 0 : await detachNamespaceMemories(tx, actor.organizationId, id);
-        const acl = flags.removeAclReferences ? await removeAclEntry(tx, actor.organizationId, `namespace:${id}`) : { read: 0, write: 0 };
+        const acl = flags.removeAclReferences
+          ? await removeAclEntry(tx, actor.organizationId, `namespace:${id}`)
+          : { read: 0, write: 0 };
         const { apiKeysDeleted } = await deleteNamespaceRow(tx, actor.organizationId, id);
         // A node exists only through its memories: deleting them prunes their nodes even with
         // delete_graph_nodes=false (docs/tenancy.md), so the count is what is gone, either way.

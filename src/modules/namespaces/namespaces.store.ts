@@ -8,7 +8,10 @@ export async function namespaceExists(db: Queryable, organizationId: string, id:
 
 /** Whether the namespace is active; undefined when the organization has no such namespace. */
 export async function namespaceActive(db: Queryable, organizationId: string, id: string): Promise<boolean | undefined> {
-  const rows = await db.query<{ is_active: boolean }>('SELECT is_active FROM namespaces WHERE organization_id = $1 AND id = $2', [organizationId, id]);
+  const rows = await db.query<{ is_active: boolean }>(
+    'SELECT is_active FROM namespaces WHERE organization_id = $1 AND id = $2',
+    [organizationId, id],
+  );
   return rows[0]?.is_active;
 }
 
@@ -37,10 +40,21 @@ const SELECT = `SELECT n.id, n.organization_id, n.name, n.environment_type, n.is
   ) s ON true`;
 
 /** `bigint` sums arrive as strings from `pg`; the API speaks numbers. */
-const fix = (r: NamespaceRow): NamespaceRow => ({ ...r, memories_count: Number(r.memories_count), storage_bytes: Number(r.storage_bytes) });
+const fix = (r: NamespaceRow): NamespaceRow => ({
+  ...r,
+  memories_count: Number(r.memories_count),
+  storage_bytes: Number(r.storage_bytes),
+});
 
-export async function getNamespace(db: Queryable, organizationId: string, id: string): Promise<NamespaceRow | undefined> {
-  const rows = await db.query<NamespaceRow>(`${SELECT} WHERE n.organization_id = $1 AND n.id = $2`, [organizationId, id]);
+export async function getNamespace(
+  db: Queryable,
+  organizationId: string,
+  id: string,
+): Promise<NamespaceRow | undefined> {
+  const rows = await db.query<NamespaceRow>(`${SELECT} WHERE n.organization_id = $1 AND n.id = $2`, [
+    organizationId,
+    id,
+  ]);
   return rows[0] && fix(rows[0]);
 }
 
@@ -54,8 +68,15 @@ export async function listNamespaces(
 ): Promise<{ rows: NamespaceRow[]; total: number }> {
   const params: unknown[] = [organizationId, onlyId];
   const where = 'n.organization_id = $1 AND ($2::text IS NULL OR n.id = $2)';
-  const [{ total }] = await db.query<{ total: number }>(`SELECT count(*)::int AS total FROM namespaces n WHERE ${where}`, params);
-  const rows = await db.query<NamespaceRow>(`${SELECT} WHERE ${where} ORDER BY n.created_at, n.id LIMIT $3 OFFSET $4`, [...params, limit, skip]);
+  const [{ total }] = await db.query<{ total: number }>(
+    `SELECT count(*)::int AS total FROM namespaces n WHERE ${where}`,
+    params,
+  );
+  const rows = await db.query<NamespaceRow>(`${SELECT} WHERE ${where} ORDER BY n.created_at, n.id LIMIT $3 OFFSET $4`, [
+    ...params,
+    limit,
+    skip,
+  ]);
   return { rows: rows.map(fix), total: Number(total) };
 }
 
@@ -68,12 +89,25 @@ export interface NamespaceFields {
 }
 
 /** Insert; returns false when the organization already has a namespace of that name. */
-export async function insertNamespaceRow(db: Queryable, id: string, organizationId: string, f: NamespaceFields & { name: string }): Promise<boolean> {
+export async function insertNamespaceRow(
+  db: Queryable,
+  id: string,
+  organizationId: string,
+  f: NamespaceFields & { name: string },
+): Promise<boolean> {
   const rows = await db.query(
     `INSERT INTO namespaces (id, organization_id, name, environment_type, is_active, rate_limits, default_policy)
      VALUES ($1, $2, $3, coalesce($4, 'production'), coalesce($5, true), coalesce($6::jsonb, '{}'::jsonb), coalesce($7::jsonb, '{}'::jsonb))
      ON CONFLICT (organization_id, name) DO NOTHING RETURNING id`,
-    [id, organizationId, f.name, f.environment_type ?? null, f.is_active ?? null, json(f.rate_limits), json(f.default_policy)],
+    [
+      id,
+      organizationId,
+      f.name,
+      f.environment_type ?? null,
+      f.is_active ?? null,
+      json(f.rate_limits),
+      json(f.default_policy),
+    ],
   );
   return rows.length > 0;
 }
@@ -81,19 +115,41 @@ export async function insertNamespaceRow(db: Queryable, id: string, organization
 const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
 
 /** True when a different namespace of the organization already has this name. */
-export async function nameTaken(db: Queryable, organizationId: string, name: string, exceptId: string): Promise<boolean> {
-  const rows = await db.query('SELECT 1 FROM namespaces WHERE organization_id = $1 AND name = $2 AND id <> $3', [organizationId, name, exceptId]);
+export async function nameTaken(
+  db: Queryable,
+  organizationId: string,
+  name: string,
+  exceptId: string,
+): Promise<boolean> {
+  const rows = await db.query('SELECT 1 FROM namespaces WHERE organization_id = $1 AND name = $2 AND id <> $3', [
+    organizationId,
+    name,
+    exceptId,
+  ]);
   return rows.length > 0;
 }
 
 /** Partial update; returns false when no such namespace is in the organization. */
-export async function updateNamespaceRow(db: Queryable, organizationId: string, id: string, f: NamespaceFields): Promise<boolean> {
+export async function updateNamespaceRow(
+  db: Queryable,
+  organizationId: string,
+  id: string,
+  f: NamespaceFields,
+): Promise<boolean> {
   const rows = await db.query(
     `UPDATE namespaces SET name = coalesce($3, name), environment_type = coalesce($4, environment_type),
        is_active = coalesce($5, is_active), rate_limits = coalesce($6::jsonb, rate_limits),
        default_policy = coalesce($7::jsonb, default_policy), updated_at = now()
      WHERE organization_id = $1 AND id = $2 RETURNING id`,
-    [organizationId, id, f.name ?? null, f.environment_type ?? null, f.is_active ?? null, json(f.rate_limits), json(f.default_policy)],
+    [
+      organizationId,
+      id,
+      f.name ?? null,
+      f.environment_type ?? null,
+      f.is_active ?? null,
+      json(f.rate_limits),
+      json(f.default_policy),
+    ],
   );
   return rows.length > 0;
 }
@@ -104,13 +160,19 @@ export async function updateNamespaceRow(db: Queryable, organizationId: string, 
  * namespace is being emptied and deleted.
  */
 export async function lockNamespace(tx: Queryable, organizationId: string, id: string): Promise<boolean> {
-  const rows = await tx.query('SELECT id FROM namespaces WHERE organization_id = $1 AND id = $2 FOR UPDATE', [organizationId, id]);
+  const rows = await tx.query('SELECT id FROM namespaces WHERE organization_id = $1 AND id = $2 FOR UPDATE', [
+    organizationId,
+    id,
+  ]);
   return rows.length > 0;
 }
 
 /** Delete the namespace's memories (their chunks go by cascade); returns how many. */
 export async function deleteNamespaceMemories(tx: Queryable, organizationId: string, id: string): Promise<number> {
-  const rows = await tx.query('DELETE FROM memories WHERE organization_id = $1 AND namespace_id = $2 RETURNING id', [organizationId, id]);
+  const rows = await tx.query('DELETE FROM memories WHERE organization_id = $1 AND namespace_id = $2 RETURNING id', [
+    organizationId,
+    id,
+  ]);
   return rows.length;
 }
 
@@ -120,12 +182,19 @@ export async function detachNamespaceMemories(tx: Queryable, organizationId: str
     'UPDATE memories SET namespace_id = NULL, updated_at = now() WHERE organization_id = $1 AND namespace_id = $2 RETURNING id',
     [organizationId, id],
   );
-  await tx.query('UPDATE memory_chunks SET namespace_id = NULL WHERE organization_id = $1 AND namespace_id = $2', [organizationId, id]);
+  await tx.query('UPDATE memory_chunks SET namespace_id = NULL WHERE organization_id = $1 AND namespace_id = $2', [
+    organizationId,
+    id,
+  ]);
   return rows.length;
 }
 
 /** Remove one ACL entry from every memory of the organization; counts per list changed. */
-export async function removeAclEntry(tx: Queryable, organizationId: string, entry: string): Promise<{ read: number; write: number }> {
+export async function removeAclEntry(
+  tx: Queryable,
+  organizationId: string,
+  entry: string,
+): Promise<{ read: number; write: number }> {
   const read = await tx.query(
     `UPDATE memories SET acl_read = array_remove(acl_read, $2), updated_at = now()
      WHERE organization_id = $1 AND acl_read @> ARRAY[$2]::text[] RETURNING id`,
@@ -140,8 +209,15 @@ export async function removeAclEntry(tx: Queryable, organizationId: string, entr
 }
 
 /** Delete the namespace row and its API keys (keys first: they are credentials, count them). */
-export async function deleteNamespaceRow(tx: Queryable, organizationId: string, id: string): Promise<{ apiKeysDeleted: number }> {
-  const keys = await tx.query('DELETE FROM api_keys WHERE organization_id = $1 AND namespace_id = $2 RETURNING id', [organizationId, id]);
+export async function deleteNamespaceRow(
+  tx: Queryable,
+  organizationId: string,
+  id: string,
+): Promise<{ apiKeysDeleted: number }> {
+  const keys = await tx.query('DELETE FROM api_keys WHERE organization_id = $1 AND namespace_id = $2 RETURNING id', [
+    organizationId,
+    id,
+  ]);
   await tx.query('DELETE FROM namespaces WHERE organization_id = $1 AND id = $2', [organizationId, id]);
   return { apiKeysDeleted: keys.length };
 }

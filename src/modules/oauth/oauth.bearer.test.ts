@@ -33,7 +33,10 @@ for (const store of testStores) {
     after(() => rig.close());
 
     const call = (url: string, headers: Record<string, string>) => t.app.inject({ url, headers });
-    const bearer = (token: string, extra: Record<string, string> = {}) => ({ authorization: `Bearer ${token}`, ...extra });
+    const bearer = (token: string, extra: Record<string, string> = {}) => ({
+      authorization: `Bearer ${token}`,
+      ...extra,
+    });
     const refresh = (refresh_token: string) => rig.token({ grant_type: 'refresh_token', refresh_token });
 
     it('a /v1 route accepts the Bearer token alone and names its user and organization', async () => {
@@ -65,28 +68,63 @@ for (const store of testStores) {
 
     it('memory routes accept the Bearer token: the logged-in person writes and searches their own memories', async () => {
       const tok = bearer(alice.access_token);
-      const add = await t.app.inject({ method: 'POST', url: '/v1/memory', headers: tok, payload: { content: 'Alice keeps two beehives.' } });
+      const add = await t.app.inject({
+        method: 'POST',
+        url: '/v1/memory',
+        headers: tok,
+        payload: { content: 'Alice keeps two beehives.' },
+      });
       assert.equal(add.statusCode, 200, add.body);
       const id = add.json().data[0].memoryId;
-      const found = await t.app.inject({ method: 'POST', url: '/v1/memory/search', headers: tok, payload: { query: 'beehives' } });
-      assert.deepEqual(found.json().data.memories.map((m: any) => m.id), [id]);
+      const found = await t.app.inject({
+        method: 'POST',
+        url: '/v1/memory/search',
+        headers: tok,
+        payload: { query: 'beehives' },
+      });
+      assert.deepEqual(
+        found.json().data.memories.map((m: any) => m.id),
+        [id],
+      );
       assert.equal(found.json().data.memories[0].user_id, decodeJwt(alice.access_token).sub);
       assert.equal((await t.app.inject({ url: `/v1/memory/${id}`, headers: tok })).statusCode, 200);
       // Another person's token in the same organization does not see Alice's memories by default.
       const bobInDefault = await makeKey(t.db, t.orgId);
-      const keyOnly = await t.app.inject({ method: 'POST', url: '/v1/memory/search', headers: { 'x-api-key': bobInDefault.key }, payload: { query: 'beehives', external_user_id: 'someone' } });
+      const keyOnly = await t.app.inject({
+        method: 'POST',
+        url: '/v1/memory/search',
+        headers: { 'x-api-key': bobInDefault.key },
+        payload: { query: 'beehives', external_user_id: 'someone' },
+      });
       assert.deepEqual(keyOnly.json().data.memories, []);
       const [h, p, sig] = alice.access_token.split('.');
       const tampered = `${h}.${p}.${sig.slice(0, -2)}${sig.endsWith('A') ? 'BB' : 'AA'}`;
-      assertEnvelope(await t.app.inject({ method: 'POST', url: '/v1/memory/search', headers: bearer(tampered), payload: { query: 'beehives' } }), 401);
+      assertEnvelope(
+        await t.app.inject({
+          method: 'POST',
+          url: '/v1/memory/search',
+          headers: bearer(tampered),
+          payload: { query: 'beehives' },
+        }),
+        401,
+      );
       assertEnvelope(await t.app.inject({ url: `/v1/memory/${id}`, headers: bearer(tampered) }), 401);
-      assertEnvelope(await t.app.inject({ method: 'DELETE', url: `/v1/memory/${id}`, headers: bearer('not-a-jwt') }), 401);
+      assertEnvelope(
+        await t.app.inject({ method: 'DELETE', url: `/v1/memory/${id}`, headers: bearer('not-a-jwt') }),
+        401,
+      );
     });
 
     it('expired, tampered, foreign-key and unsigned tokens are 401 in the envelope', async () => {
       const claims = decodeJwt(alice.access_token) as Record<string, any>;
       const signer = createTokenSigner(t.db, { ttlSeconds: 900 });
-      const live = { userId: claims.sub, organizationId: claims.org, sessionId: claims.sid, clientType: 'svc_plugin', scope: claims.scope };
+      const live = {
+        userId: claims.sub,
+        organizationId: claims.org,
+        sessionId: claims.sid,
+        clientType: 'svc_plugin',
+        scope: claims.scope,
+      };
       const expired = await signer.issue(live, { now: new Date(Date.now() - 3600_000) });
       assert.match(assertEnvelope(await call('/me', bearer(expired.token)), 401).error, /expired/);
       // The same signer with a current time is accepted: the key is the store's shared key.
@@ -96,15 +134,28 @@ for (const store of testStores) {
       const otherOrg = b64({ ...claims, org: (await makeOrg(t.db)).organizationId });
       const flipped = sig.slice(0, 10) + (sig[10] === 'A' ? 'B' : 'A') + sig.slice(11);
       const unsigned = `${b64({ alg: 'none', typ: 'at+jwt', kid: 'k1' })}.${payload}.`;
-      const foreign = await createTokenSigner(t.db, { secret: 'another-deployment-secret-0123456789', ttlSeconds: 900 }).issue(live);
-      for (const token of [`${header}.${otherOrg}.${sig}`, `${header}.${payload}.${flipped}`, unsigned, foreign.token, 'abc', `${header}.${payload}`]) {
+      const foreign = await createTokenSigner(t.db, {
+        secret: 'another-deployment-secret-0123456789',
+        ttlSeconds: 900,
+      }).issue(live);
+      for (const token of [
+        `${header}.${otherOrg}.${sig}`,
+        `${header}.${payload}.${flipped}`,
+        unsigned,
+        foreign.token,
+        'abc',
+        `${header}.${payload}`,
+      ]) {
         assertEnvelope(await call('/me', bearer(token)), 401);
         assertEnvelope(await call('/v1/_whoami', bearer(token, { 'x-api-key': t.key })), 401);
       }
     });
 
     it('the login session token works as X-Session-Token and Authorization: Session', async () => {
-      const forms: Record<string, string>[] = [{ 'x-session-token': alice.session_token }, { authorization: `Session ${alice.session_token}` }];
+      const forms: Record<string, string>[] = [
+        { 'x-session-token': alice.session_token },
+        { authorization: `Session ${alice.session_token}` },
+      ];
       for (const headers of forms) {
         const me = await call('/me', headers);
         assert.equal(me.statusCode, 200);
@@ -162,7 +213,10 @@ for (const store of testStores) {
 
     it("GET /logout revokes the caller's session and refresh tokens and points at the provider", async () => {
       const login = await rig.tokens('alice');
-      const res = await call(`/logout?returnTo=${encodeURIComponent(RETURN_TO)}`, { ...JSON_ACCEPT, ...bearer(login.access_token) });
+      const res = await call(`/logout?returnTo=${encodeURIComponent(RETURN_TO)}`, {
+        ...JSON_ACCEPT,
+        ...bearer(login.access_token),
+      });
       assert.equal(res.statusCode, 200);
       const url = new URL(res.json().logout_url);
       assert.equal(`${url.origin}${url.pathname}`, `${rig.idp.issuer}/session/end`);

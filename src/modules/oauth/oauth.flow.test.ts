@@ -39,7 +39,9 @@ for (const store of testStores) {
       const state = url.searchParams.get('state')!;
       assert.notEqual(state, 'caller-csrf');
       // The challenge is the S256 of the verifier Engram kept for this state.
-      const [row] = await t.db.query('SELECT code_verifier, caller_state FROM oauth_login_requests WHERE id = $1', [state]);
+      const [row] = await t.db.query('SELECT code_verifier, caller_state FROM oauth_login_requests WHERE id = $1', [
+        state,
+      ]);
       assert.equal(row.caller_state, 'caller-csrf');
       assert.equal(url.searchParams.get('code_challenge'), await calculatePKCECodeChallenge(row.code_verifier));
 
@@ -49,16 +51,26 @@ for (const store of testStores) {
     });
 
     it('GET /login refuses redirect URIs off the allow-list (422 when missing)', async () => {
-      for (const bad of ['https://evil.example/plugin/callback', 'http://127.0.0.1:5173/other', `${PLUGIN_REDIRECT}#frag`]) {
+      for (const bad of [
+        'https://evil.example/plugin/callback',
+        'http://127.0.0.1:5173/other',
+        `${PLUGIN_REDIRECT}#frag`,
+      ]) {
         const body = assertEnvelope(await get(`/login?redirect_uri=${encodeURIComponent(bad)}`), 400);
         assert.equal(body.details.error, 'invalid_redirect_uri');
       }
       // The extension's URI belongs to the browser_extension client, not to svc_plugin.
-      assertEnvelope(await get(`/login?client_type=papr_plugin&redirect_uri=${encodeURIComponent(EXTENSION_REDIRECT)}`), 400);
+      assertEnvelope(
+        await get(`/login?client_type=papr_plugin&redirect_uri=${encodeURIComponent(EXTENSION_REDIRECT)}`),
+        400,
+      );
       assertEnvelope(await get('/login'), 422);
       assertEnvelope(await get(`/login?client_type=nope&redirect_uri=${encodeURIComponent(PLUGIN_REDIRECT)}`), 422);
       // Loopback entries match any port (RFC 8252).
-      assert.equal((await get(`/login?redirect_uri=${encodeURIComponent('http://127.0.0.1:40123/plugin/callback')}`)).statusCode, 200);
+      assert.equal(
+        (await get(`/login?redirect_uri=${encodeURIComponent('http://127.0.0.1:40123/plugin/callback')}`)).statusCode,
+        200,
+      );
     });
 
     it('the whole flow: code exchanged with PKCE, ID token verified, user created with the provider profile', async () => {
@@ -81,7 +93,9 @@ for (const store of testStores) {
       assert.equal(me.json().imageUrl, 'https://img.example.com/alice.png');
       assert.equal(me.json().sessionToken, undefined); // only when the caller used the session token
       assert.notEqual(me.json().user_id, 'alice'); // the internal id (spec 2.11)
-      const [user] = await t.db.query('SELECT organization_id, external_id FROM users WHERE id = $1', [me.json().user_id]);
+      const [user] = await t.db.query('SELECT organization_id, external_id FROM users WHERE id = $1', [
+        me.json().user_id,
+      ]);
       assert.equal(user.organization_id, t.orgId); // no org claim: OAUTH_DEFAULT_ORGANIZATION
       // A second login is the same internal user.
       const again = await rig.tokens('alice');
@@ -99,7 +113,11 @@ for (const store of testStores) {
       assert.equal(back.origin + back.pathname, PLUGIN_REDIRECT);
       assert.equal(back.searchParams.get('state'), 's p');
       assert.equal(back.searchParams.get('code'), cb.searchParams.get('code'));
-      const tok = await rig.token({ grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: PLUGIN_REDIRECT });
+      const tok = await rig.token({
+        grant_type: 'authorization_code',
+        code: back.searchParams.get('code')!,
+        redirect_uri: PLUGIN_REDIRECT,
+      });
       assert.equal(tok.statusCode, 200, tok.body);
     });
 
@@ -122,12 +140,19 @@ for (const store of testStores) {
       assertEnvelope(await get('/me', { authorization: `Bearer ${first.json().access_token}` }), 401);
       assertEnvelope(await get('/me', { 'x-session-token': first.json().session_token }), 401);
       assertEnvelope(await rig.token({ grant_type: 'refresh_token', refresh_token: first.json().refresh_token }), 400);
-      assertEnvelope(await rig.token({ grant_type: 'authorization_code', code: 'never-issued', redirect_uri: PLUGIN_REDIRECT }), 400);
+      assertEnvelope(
+        await rig.token({ grant_type: 'authorization_code', code: 'never-issued', redirect_uri: PLUGIN_REDIRECT }),
+        400,
+      );
     });
 
     it('POST /token needs the redirect_uri given to /login', async () => {
       const { code } = await rig.login('alice');
-      const wrong = await rig.token({ grant_type: 'authorization_code', code, redirect_uri: 'http://127.0.0.1:5173/elsewhere' });
+      const wrong = await rig.token({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: 'http://127.0.0.1:5173/elsewhere',
+      });
       assert.equal(assertEnvelope(wrong, 400).details.error, 'invalid_grant');
       const right = await rig.token({ grant_type: 'authorization_code', code, redirect_uri: PLUGIN_REDIRECT });
       assert.equal(right.statusCode, 200, right.body);
@@ -151,7 +176,12 @@ for (const store of testStores) {
         method: 'POST',
         url: '/token',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        payload: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: PLUGIN_REDIRECT, client_type: 'papr_plugin' }).toString(),
+        payload: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: PLUGIN_REDIRECT,
+          client_type: 'papr_plugin',
+        }).toString(),
       });
       assert.equal(form.statusCode, 200, form.body);
       assert.equal(form.json().user_id, 'alice');
@@ -194,7 +224,12 @@ for (const store of testStores) {
     after(() => t.close());
 
     it('the login paths answer 404 in the envelope and Bearer tokens are refused', async () => {
-      for (const [method, url] of [['GET', '/login?redirect_uri=http://x'], ['GET', '/callback'], ['POST', '/token'], ['GET', '/logout']] as const) {
+      for (const [method, url] of [
+        ['GET', '/login?redirect_uri=http://x'],
+        ['GET', '/callback'],
+        ['POST', '/token'],
+        ['GET', '/logout'],
+      ] as const) {
         assert.match(assertEnvelope(await t.app.inject({ method, url }), 404).error, /OAUTH_ISSUER/);
       }
       assertEnvelope(await t.app.inject({ url: '/me', headers: { authorization: 'Bearer a.b.c' } }), 401);

@@ -32,7 +32,8 @@ export function profileFromClaims(c: Record<string, unknown>): Profile {
 function claimValues(claims: Record<string, unknown>, name: string): string[] {
   const v = claims[name];
   if (typeof v === 'string') return v.trim() ? [v.trim()] : [];
-  if (Array.isArray(v)) return v.filter((x): x is string => typeof x === 'string' && x.trim() !== '').map((x) => x.trim());
+  if (Array.isArray(v))
+    return v.filter((x): x is string => typeof x === 'string' && x.trim() !== '').map((x) => x.trim());
   return [];
 }
 
@@ -86,7 +87,14 @@ export async function resolveLoginUser(
       email: p.profile.email,
       displayName: p.profile.displayName,
     });
-    if (await insertIdentity(tx, { organizationId: p.organizationId, issuer: p.issuer, subject: p.subject, userId: user.id })) {
+    if (
+      await insertIdentity(tx, {
+        organizationId: p.organizationId,
+        issuer: p.issuer,
+        subject: p.subject,
+        userId: user.id,
+      })
+    ) {
       userId = user.id;
     } else {
       userId = (await findIdentityUser(tx, p.organizationId, p.issuer, p.subject))!;

@@ -18,7 +18,10 @@ export interface IdentityProvider {
   readonly issuer: string;
   authorizationUrl(ct: ClientType, p: { state: string; nonce: string; codeChallenge: string }): Promise<string>;
   /** Exchange the code with the stored PKCE verifier and verify the ID token (signature, iss, aud, nonce). */
-  exchangeCode(ct: ClientType, p: { code: string; state: string; iss: string | null; codeVerifier: string; nonce: string }): Promise<ProviderLogin>;
+  exchangeCode(
+    ct: ClientType,
+    p: { code: string; state: string; iss: string | null; codeVerifier: string; nonce: string },
+  ): Promise<ProviderLogin>;
   /** RP-initiated logout URL, when the provider publishes an end_session_endpoint. */
   endSessionUrl(ct: ClientType, returnTo: string | undefined): Promise<string | undefined>;
 }
@@ -36,7 +39,10 @@ function providerError(err: unknown, log: Logger, what: string): AppError {
   }
   if (err instanceof oidc.ClientError && !UPSTREAM_CODES.has(err.code ?? '')) {
     log.warn({ err }, `identity provider ${what} failed validation`);
-    return new AppError(400, `The identity provider's ${what} response failed validation`, { error: 'invalid_grant', reason: err.code ?? null });
+    return new AppError(400, `The identity provider's ${what} response failed validation`, {
+      error: 'invalid_grant',
+      reason: err.code ?? null,
+    });
   }
   log.error({ err }, `identity provider ${what} failed`);
   return new AppError(502, 'The identity provider is unreachable or answered unexpectedly', null, false);
@@ -56,7 +62,10 @@ export function createIdentityProvider(settings: OAuthSettings, log: Logger): Id
   function discover(): Promise<oidc.Configuration> {
     if (!discovered) {
       const c = settings.clients.svc_plugin;
-      discovered = oidc.discovery(settings.issuer, c.clientId, undefined, auth(c.clientSecret), { execute, timeout: 10 });
+      discovered = oidc.discovery(settings.issuer, c.clientId, undefined, auth(c.clientSecret), {
+        execute,
+        timeout: 10,
+      });
       discovered.catch(() => (discovered = undefined));
     }
     return discovered;
@@ -87,16 +96,14 @@ export function createIdentityProvider(settings: OAuthSettings, log: Logger): Id
 
     async authorizationUrl(ct, p) {
       const cfg = await configFor(ct);
-      return oidc
-        .buildAuthorizationUrl(cfg, {
-          redirect_uri: settings.callbackUrl,
-          scope: settings.scopes,
-          state: p.state,
-          nonce: p.nonce,
-          code_challenge: p.codeChallenge,
-          code_challenge_method: 'S256',
-        })
-        .href;
+      return oidc.buildAuthorizationUrl(cfg, {
+        redirect_uri: settings.callbackUrl,
+        scope: settings.scopes,
+        state: p.state,
+        nonce: p.nonce,
+        code_challenge: p.codeChallenge,
+        code_challenge_method: 'S256',
+      }).href;
     },
 
     async exchangeCode(ct, p) {

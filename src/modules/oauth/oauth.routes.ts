@@ -22,7 +22,8 @@ const PATHS = ['/login', '/callback', '/token', '/logout'] as const;
  * redirects, so it must not be sent off-host) and a 302 to everyone else (client-contract W.5).
  */
 function respond<B>(req: FastifyRequest, reply: FastifyReply, step: FlowStep<B>): B {
-  if (!/application\/json|\+json/i.test(String(req.headers.accept ?? ''))) reply.code(302).header('location', step.redirectTo);
+  if (!/application\/json|\+json/i.test(String(req.headers.accept ?? '')))
+    reply.code(302).header('location', step.redirectTo);
   return step.body;
 }
 
@@ -62,7 +63,8 @@ export function oauthRoutes(svc: OAuthService): FastifyPluginAsyncZod {
         schema: {
           ...common,
           summary: 'Receive the authorization code from the identity provider',
-          description: "JSON `{message, code, state}` with `Accept: application/json`, else a 302 to the caller's redirect_uri.",
+          description:
+            "JSON `{message, code, state}` with `Accept: application/json`, else a 302 to the caller's redirect_uri.",
           querystring: callbackQuery,
           response: { 200: callbackResponse, 302: callbackResponse, ...errorResponses },
         },

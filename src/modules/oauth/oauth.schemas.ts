@@ -52,14 +52,21 @@ export const tokenBody = z
   .object({
     grant_type: z.enum(['authorization_code', 'refresh_token']),
     code: z.string().min(1).max(4096).optional().describe('Required for authorization_code'),
-    redirect_uri: z.string().min(1).max(2048).optional().describe('Required for authorization_code: the one given to /login'),
+    redirect_uri: z
+      .string()
+      .min(1)
+      .max(2048)
+      .optional()
+      .describe('Required for authorization_code: the one given to /login'),
     client_type: clientType.optional().describe('Accepted for compatibility; the client of the login is used'),
     refresh_token: z.string().min(1).max(512).optional().describe('Required for refresh_token'),
   })
   .superRefine((b, ctx) => {
-    const need = b.grant_type === 'authorization_code' ? (['code', 'redirect_uri'] as const) : (['refresh_token'] as const);
+    const need =
+      b.grant_type === 'authorization_code' ? (['code', 'redirect_uri'] as const) : (['refresh_token'] as const);
     for (const f of need) {
-      if (!b[f]) ctx.addIssue({ code: 'custom', path: [f], message: `${f} is required for grant_type=${b.grant_type}` });
+      if (!b[f])
+        ctx.addIssue({ code: 'custom', path: [f], message: `${f} is required for grant_type=${b.grant_type}` });
     }
   });
 

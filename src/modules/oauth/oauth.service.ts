@@ -28,13 +28,24 @@ export interface TokenRequest {
 }
 
 export interface OAuthService {
-  login(q: { redirect_uri: string; state?: string; client_type?: ClientType }): Promise<FlowStep<{ message: string; redirect_url: string }>>;
+  login(q: {
+    redirect_uri: string;
+    state?: string;
+    client_type?: ClientType;
+  }): Promise<FlowStep<{ message: string; redirect_url: string }>>;
   /** `error` is set when the provider refused: JSON callers get it thrown, browsers are sent back with it. */
-  callback(q: { code?: string; state: string; iss?: string; error?: string; error_description?: string }): Promise<
-    FlowStep<{ message: string; code: string; state: string }> & { error?: AppError }
-  >;
+  callback(q: {
+    code?: string;
+    state: string;
+    iss?: string;
+    error?: string;
+    error_description?: string;
+  }): Promise<FlowStep<{ message: string; code: string; state: string }> & { error?: AppError }>;
   token(b: TokenRequest): Promise<TokenResult>;
-  logout(q: { returnTo?: string; client_type?: ClientType }, headers: Headers): Promise<FlowStep<{ message: string; logout_url: string }>>;
+  logout(
+    q: { returnTo?: string; client_type?: ClientType },
+    headers: Headers,
+  ): Promise<FlowStep<{ message: string; logout_url: string }>>;
   /** The `Authorization: Bearer` check the authenticator uses on every route. */
   verifyBearer: BearerVerifier;
 }
@@ -91,7 +102,10 @@ export function createOAuthService(d: {
         nonce,
         expiresAt: new Date(Date.now() + settings.loginTtlSeconds * 1000),
       });
-      return { redirectTo: redirectUrl, body: { message: 'Continue the login at the identity provider', redirect_url: redirectUrl } };
+      return {
+        redirectTo: redirectUrl,
+        body: { message: 'Continue the login at the identity provider', redirect_url: redirectUrl },
+      };
     },
 
     async callback(q) {
@@ -101,7 +115,11 @@ export function createOAuthService(d: {
       if (q.error || !q.code) {
         const error = q.error ?? 'invalid_request';
         return {
-          redirectTo: withParams(row.redirect_uri, { error, error_description: q.error_description, state: row.caller_state }),
+          redirectTo: withParams(row.redirect_uri, {
+            error,
+            error_description: q.error_description,
+            state: row.caller_state,
+          }),
           body: { message: `Login failed at the identity provider: ${error}`, code: '', state },
           error: new AppError(400, `Login failed at the identity provider: ${q.error_description ?? error}`, { error }),
         };
@@ -135,7 +153,9 @@ export function createOAuthService(d: {
       });
       // Without a provider endpoint Engram would redirect to returnTo itself: only to a known address.
       const knownReturn =
-        returnTo && (returnTo === settings.logoutReturnTo || redirectUriAllowed(settings.clients[clientType].redirectUris, returnTo));
+        returnTo &&
+        (returnTo === settings.logoutReturnTo ||
+          redirectUriAllowed(settings.clients[clientType].redirectUris, returnTo));
       const logoutUrl = endSession ?? (knownReturn ? returnTo : new URL('/', settings.callbackUrl).href);
       const message = sessionId
         ? 'Logged out: the session and its refresh tokens are revoked; finish at logout_url'

@@ -20,7 +20,8 @@ describe('OAuth settings', () => {
       (err: unknown) => {
         assert.ok(err instanceof ConfigError);
         const text = err.problems.join('\n');
-        for (const key of ['OAUTH_CLIENT_ID', 'OAUTH_CALLBACK_URL', 'OAUTH_REDIRECT_URIS']) assert.match(text, new RegExp(key));
+        for (const key of ['OAUTH_CLIENT_ID', 'OAUTH_CALLBACK_URL', 'OAUTH_REDIRECT_URIS'])
+          assert.match(text, new RegExp(key));
         return true;
       },
     );
@@ -29,12 +30,20 @@ describe('OAuth settings', () => {
   });
 
   it('the browser extension client defaults to the plugin client, with its own allow-list', () => {
-    const s = oauthSettings(loadConfig({ ...base, OAUTH_CLIENT_SECRET: 'sec', OAUTH_BROWSER_EXTENSION_REDIRECT_URIS: 'https://x.chromiumapp.org/' }))!;
+    const s = oauthSettings(
+      loadConfig({
+        ...base,
+        OAUTH_CLIENT_SECRET: 'sec',
+        OAUTH_BROWSER_EXTENSION_REDIRECT_URIS: 'https://x.chromiumapp.org/',
+      }),
+    )!;
     assert.equal(s.clients.browser_extension.clientId, 'engram');
     assert.equal(s.clients.browser_extension.clientSecret, 'sec');
     assert.deepEqual(s.clients.svc_plugin.redirectUris, ['http://127.0.0.1/cb', 'https://app.example.com/cb']);
     assert.deepEqual(s.clients.browser_extension.redirectUris, ['https://x.chromiumapp.org/']);
-    const own = oauthSettings(loadConfig({ ...base, OAUTH_CLIENT_SECRET: 'sec', OAUTH_BROWSER_EXTENSION_CLIENT_ID: 'ext' }))!;
+    const own = oauthSettings(
+      loadConfig({ ...base, OAUTH_CLIENT_SECRET: 'sec', OAUTH_BROWSER_EXTENSION_CLIENT_ID: 'ext' }),
+    )!;
     assert.equal(own.clients.browser_extension.clientId, 'ext');
     assert.equal(own.clients.browser_extension.clientSecret, undefined); // a public client unless given a secret
     assert.equal(s.accessTokenTtlSeconds, 900);
@@ -62,7 +71,9 @@ describe('OAuth settings', () => {
     assert.ok(!redirectUriAllowed(allowed, 'http://127.0.0.1:49152/cb2'));
     assert.ok(!redirectUriAllowed(allowed, 'http://localhost:1234/x?a=2'));
     assert.ok(!redirectUriAllowed(allowed, 'not a url'));
-    const s = oauthSettings(loadConfig({ ...base, OAUTH_BROWSER_EXTENSION_REDIRECT_URIS: 'https://x.chromiumapp.org/' }))!;
+    const s = oauthSettings(
+      loadConfig({ ...base, OAUTH_BROWSER_EXTENSION_REDIRECT_URIS: 'https://x.chromiumapp.org/' }),
+    )!;
     assert.equal(clientTypeForRedirect(s, 'https://x.chromiumapp.org/'), 'browser_extension');
     assert.equal(clientTypeForRedirect(s, 'http://127.0.0.1:1/cb'), 'svc_plugin');
     assert.equal(clientTypeForRedirect(s, 'https://evil.example/'), undefined);
@@ -74,11 +85,18 @@ describe('OAuth settings', () => {
       displayName: 'A B',
       imageUrl: 'https://p/a.png',
     });
-    assert.deepEqual(profileFromClaims({ given_name: 'Ann', family_name: 'Lee', preferred_username: 'ann@corp.example' }), {
-      email: 'ann@corp.example',
-      displayName: 'Ann Lee',
+    assert.deepEqual(
+      profileFromClaims({ given_name: 'Ann', family_name: 'Lee', preferred_username: 'ann@corp.example' }),
+      {
+        email: 'ann@corp.example',
+        displayName: 'Ann Lee',
+        imageUrl: null,
+      },
+    );
+    assert.deepEqual(profileFromClaims({ preferred_username: 'ann', email: ' ' }), {
+      email: null,
+      displayName: 'ann',
       imageUrl: null,
     });
-    assert.deepEqual(profileFromClaims({ preferred_username: 'ann', email: ' ' }), { email: null, displayName: 'ann', imageUrl: null });
   });
 });

@@ -39,7 +39,11 @@ export interface OAuthSettings {
   allowInsecureIssuer: boolean;
 }
 
-const list = (s: string | undefined) => (s ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+const list = (s: string | undefined) =>
+  (s ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
 
 /** The OAuth settings, or undefined when OAuth is disabled (no OAUTH_ISSUER). */
 export function oauthSettings(config: Config): OAuthSettings | undefined {

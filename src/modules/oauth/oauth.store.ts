@@ -20,7 +20,15 @@ const LOGIN_COLUMNS =
 
 export async function insertLoginRequest(
   db: Queryable,
-  r: { id: string; clientType: string; redirectUri: string; callerState: string | null; codeVerifier: string; nonce: string; expiresAt: Date },
+  r: {
+    id: string;
+    clientType: string;
+    redirectUri: string;
+    callerState: string | null;
+    codeVerifier: string;
+    nonce: string;
+    expiresAt: Date;
+  },
 ): Promise<void> {
   await db.query(
     `INSERT INTO oauth_login_requests (id, client_type, redirect_uri, caller_state, code_verifier, nonce, expires_at)
@@ -115,7 +123,12 @@ export async function insertIdentity(
   return rows.length === 1;
 }
 
-export async function touchIdentity(db: Queryable, organizationId: string, issuer: string, subject: string): Promise<void> {
+export async function touchIdentity(
+  db: Queryable,
+  organizationId: string,
+  issuer: string,
+  subject: string,
+): Promise<void> {
   await db.query(
     'UPDATE oauth_identities SET last_login_at = now() WHERE organization_id = $1 AND issuer = $2 AND subject = $3',
     [organizationId, issuer, subject],
@@ -129,7 +142,12 @@ export interface Profile {
 }
 
 /** Refresh the profile fields from the provider (a value the provider no longer sends is kept). */
-export async function updateUserProfile(db: Queryable, organizationId: string, userId: string, p: Profile): Promise<void> {
+export async function updateUserProfile(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  p: Profile,
+): Promise<void> {
   await db.query(
     `UPDATE users SET email = COALESCE($3, email), display_name = COALESCE($4, display_name),
        image_url = COALESCE($5, image_url), updated_at = now()

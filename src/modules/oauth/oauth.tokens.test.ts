@@ -6,7 +6,13 @@ import type { Db } from '../../platform/db/index.ts';
 import { AppError } from '../../shared/errors.ts';
 import { createTokenSigner, type AccessClaims } from './oauth.tokens.ts';
 
-const claims: AccessClaims = { userId: 'u1', organizationId: 'o1', sessionId: 's1', clientType: 'svc_plugin', scope: 'openid' };
+const claims: AccessClaims = {
+  userId: 'u1',
+  organizationId: 'o1',
+  sessionId: 's1',
+  clientType: 'svc_plugin',
+  scope: 'openid',
+};
 
 async function rejects401(p: Promise<unknown>, message?: RegExp) {
   await assert.rejects(p, (err: unknown) => {
@@ -73,16 +79,20 @@ for (const store of testStores) {
       await rejects401(s.verify(await make({ kid: 'unknown' })));
       const noOrg = await new SignJWT({ sid: 's1' })
         .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt', kid: row.id })
-        .setSubject('u1').setIssuer('engram').setAudience('engram').setExpirationTime('1m')
+        .setSubject('u1')
+        .setIssuer('engram')
+        .setAudience('engram')
+        .setExpirationTime('1m')
         .sign(key);
       await rejects401(s.verify(noOrg));
     });
 
     it('a newer key in the store signs new tokens; tokens of the older key still verify', async () => {
       const before = await createTokenSigner(db, { ttlSeconds: 60 }).issue(claims);
-      await db.query("INSERT INTO oauth_signing_keys (id, secret, created_at) VALUES ('k2', $1, now() + interval '1 second')", [
-        Buffer.alloc(32, 7).toString('base64url'),
-      ]);
+      await db.query(
+        "INSERT INTO oauth_signing_keys (id, secret, created_at) VALUES ('k2', $1, now() + interval '1 second')",
+        [Buffer.alloc(32, 7).toString('base64url')],
+      );
       const s = createTokenSigner(db, { ttlSeconds: 60 });
       const after = await s.issue(claims);
       assert.equal(JSON.parse(Buffer.from(after.token.split('.')[0], 'base64url').toString()).kid, 'k2');

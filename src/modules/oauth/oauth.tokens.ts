@@ -98,7 +98,12 @@ export function createTokenSigner(db: Db, opts: { secret?: string; ttlSeconds: n
       const r = await keyRing();
       const ttl = o.ttlSeconds ?? opts.ttlSeconds;
       const iat = Math.floor((o.now ?? new Date()).getTime() / 1000);
-      const token = await new SignJWT({ org: c.organizationId, sid: c.sessionId, client_type: c.clientType, scope: c.scope })
+      const token = await new SignJWT({
+        org: c.organizationId,
+        sid: c.sessionId,
+        client_type: c.clientType,
+        scope: c.scope,
+      })
         .setProtectedHeader({ alg: ALG, typ: TYP, kid: r.currentId })
         .setIssuer(ISSUER)
         .setAudience(AUDIENCE)
@@ -126,7 +131,8 @@ export function createTokenSigner(db: Db, opts: { secret?: string; ttlSeconds: n
           throw new AppError(401, 'Access token expired');
         }
         if (err instanceof AppError) throw err;
-        if (err instanceof joseErrors.JOSEError || err instanceof TypeError) throw new AppError(401, 'Invalid access token');
+        if (err instanceof joseErrors.JOSEError || err instanceof TypeError)
+          throw new AppError(401, 'Invalid access token');
         throw err;
       }
     },

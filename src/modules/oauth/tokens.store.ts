@@ -14,7 +14,8 @@ export interface RefreshTokenRow {
   revoked_at: Date | null;
 }
 
-const REFRESH_COLUMNS = 'id, organization_id, session_id, user_id, client_type, subject, scope, expires_at, used_at, revoked_at';
+const REFRESH_COLUMNS =
+  'id, organization_id, session_id, user_id, client_type, subject, scope, expires_at, used_at, revoked_at';
 
 export async function insertRefreshToken(
   db: Queryable,
@@ -85,7 +86,10 @@ export async function revokeSessionFamily(db: Queryable, sessionId: string): Pro
 
 /** Store a signing key unless one with this id exists (the first of racing processes wins). */
 export async function insertSigningKeyIfAbsent(db: Queryable, id: string, secret: string): Promise<void> {
-  await db.query('INSERT INTO oauth_signing_keys (id, secret) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING', [id, secret]);
+  await db.query('INSERT INTO oauth_signing_keys (id, secret) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING', [
+    id,
+    secret,
+  ]);
 }
 
 /** Every signing key, newest last. */

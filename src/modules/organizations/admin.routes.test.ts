@@ -17,15 +17,28 @@ for (const store of testStores) {
       await t.close();
       await off.close();
     });
-    const admin = (method: 'GET' | 'POST' | 'DELETE', url: string, headers: Record<string, string> = { 'x-admin-key': ADMIN }, payload?: object) =>
-      t.app.inject({ method, url, headers, payload });
+    const admin = (
+      method: 'GET' | 'POST' | 'DELETE',
+      url: string,
+      headers: Record<string, string> = { 'x-admin-key': ADMIN },
+      payload?: object,
+    ) => t.app.inject({ method, url, headers, payload });
 
     it('is off (404) without ADMIN_API_KEY', async () => {
-      assertEnvelope(await off.app.inject({ method: 'GET', url: '/admin/organizations', headers: { 'x-admin-key': ADMIN } }), 404);
+      assertEnvelope(
+        await off.app.inject({ method: 'GET', url: '/admin/organizations', headers: { 'x-admin-key': ADMIN } }),
+        404,
+      );
     });
 
     it('refuses missing, wrong and tenant credentials with 401', async () => {
-      for (const headers of [{}, { 'x-admin-key': 'adm_wrong' }, { 'x-api-key': t.key }, { authorization: `Bearer ${t.key}` }, { 'x-admin-key': `${ADMIN}x` }] as Record<string, string>[]) {
+      for (const headers of [
+        {},
+        { 'x-admin-key': 'adm_wrong' },
+        { 'x-api-key': t.key },
+        { authorization: `Bearer ${t.key}` },
+        { 'x-admin-key': `${ADMIN}x` },
+      ] as Record<string, string>[]) {
         assertEnvelope(await admin('GET', '/admin/organizations', headers), 401);
         assertEnvelope(await admin('POST', '/admin/organizations', headers, { name: 'sneaky' }), 401);
       }
@@ -34,7 +47,12 @@ for (const store of testStores) {
     });
 
     it('creates an organization whose key works at once, lists it, and revokes the key', async () => {
-      const res = await admin('POST', '/admin/organizations', { authorization: `Bearer ${ADMIN}` }, { name: 'Acme Robotics' });
+      const res = await admin(
+        'POST',
+        '/admin/organizations',
+        { authorization: `Bearer ${ADMIN}` },
+        { name: 'Acme Robotics' },
+      );
       assert.equal(res.statusCode, 201, res.body);
       const { data } = res.json();
       assert.equal(data.name, 'Acme Robotics');
@@ -47,7 +65,10 @@ for (const store of testStores) {
 
       const list = (await admin('GET', '/admin/organizations')).json().data;
       const acme = list.find((o: { organization_id: string }) => o.organization_id === data.organization_id);
-      assert.deepEqual({ name: acme.name, namespaces: acme.namespaces, active_keys: acme.active_keys }, { name: 'Acme Robotics', namespaces: 1, active_keys: 1 });
+      assert.deepEqual(
+        { name: acme.name, namespaces: acme.namespaces, active_keys: acme.active_keys },
+        { name: 'Acme Robotics', namespaces: 1, active_keys: 1 },
+      );
 
       const revoked = await admin('DELETE', `/admin/api-keys/${data.api_key.id}`);
       assert.equal(revoked.statusCode, 200, revoked.body);

@@ -2,7 +2,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../platform/http/schemas.ts';
 import type { AdminService } from './admin.service.ts';
 import {
-  createOrganizationBody, createOrganizationResponse, keyIdParams, listOrganizationsResponse, revokeKeyResponse,
+  createOrganizationBody,
+  createOrganizationResponse,
+  keyIdParams,
+  listOrganizationsResponse,
+  revokeKeyResponse,
 } from './admin.schemas.ts';
 
 const tags = ['admin'];
@@ -16,15 +20,56 @@ export function adminRoutes(admin: AdminService): FastifyPluginAsyncZod {
     const config = { public: true };
     app.addHook('onRequest', async (req) => admin.authenticate(req.headers));
 
-    app.post('/admin/organizations', { config, schema: { tags, summary: 'Create an organization and its first key', body: createOrganizationBody,
-      security: [{ adminKey: [] }], response: { 201: createOrganizationResponse, ...errorResponses } } },
-      async (req, reply) => reply.code(201).send({ code: 201, status: 'success' as const, data: await admin.createOrganization(req.body.name) }));
+    app.post(
+      '/admin/organizations',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Create an organization and its first key',
+          body: createOrganizationBody,
+          security: [{ adminKey: [] }],
+          response: { 201: createOrganizationResponse, ...errorResponses },
+        },
+      },
+      async (req, reply) =>
+        reply
+          .code(201)
+          .send({ code: 201, status: 'success' as const, data: await admin.createOrganization(req.body.name) }),
+    );
 
-    app.get('/admin/organizations', { config, schema: { tags, summary: 'List organizations', security: [{ adminKey: [] }], response: { 200: listOrganizationsResponse, ...errorResponses } } },
-      async () => ({ code: 200, status: 'success' as const, data: await admin.listOrganizations() }));
+    app.get(
+      '/admin/organizations',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'List organizations',
+          security: [{ adminKey: [] }],
+          response: { 200: listOrganizationsResponse, ...errorResponses },
+        },
+      },
+      async () => ({ code: 200, status: 'success' as const, data: await admin.listOrganizations() }),
+    );
 
-    app.delete('/admin/api-keys/:key_id', { config, schema: { tags, summary: 'Revoke any API key', params: keyIdParams, security: [{ adminKey: [] }],
-      response: { 200: revokeKeyResponse, ...errorResponses } } },
-      async (req) => ({ code: 200, status: 'success' as const, message: 'API key revoked', data: await admin.revokeKey(req.params.key_id) }));
+    app.delete(
+      '/admin/api-keys/:key_id',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Revoke any API key',
+          params: keyIdParams,
+          security: [{ adminKey: [] }],
+          response: { 200: revokeKeyResponse, ...errorResponses },
+        },
+      },
+      async (req) => ({
+        code: 200,
+        status: 'success' as const,
+        message: 'API key revoked',
+        data: await admin.revokeKey(req.params.key_id),
+      }),
+    );
   };
 }

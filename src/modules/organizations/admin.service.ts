@@ -22,20 +22,33 @@ export function createAdminService(db: Db, adminKey: string) {
       const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.trim();
       const bearer = /^Bearer\s+(\S+)$/i.exec(first(headers.authorization) ?? '')?.[1];
       const given = first(headers['x-admin-key']) || bearer;
-      if (!given || !timingSafeEqual(digest(given), expected)) throw unauthorized('The admin API needs the operator credential (X-Admin-Key)');
+      if (!given || !timingSafeEqual(digest(given), expected))
+        throw unauthorized('The admin API needs the operator credential (X-Admin-Key)');
     },
 
     async createOrganization(name: string) {
       const org = await db.transaction((tx) => createOrganization(tx, name));
       return {
-        organization_id: org.organizationId, name, default_namespace_id: org.defaultNamespaceId, owner_user_id: org.ownerUserId,
-        api_key: { id: org.apiKey.id, key: org.key, key_prefix: org.apiKey.key_prefix, permissions: org.apiKey.permissions },
+        organization_id: org.organizationId,
+        name,
+        default_namespace_id: org.defaultNamespaceId,
+        owner_user_id: org.ownerUserId,
+        api_key: {
+          id: org.apiKey.id,
+          key: org.key,
+          key_prefix: org.apiKey.key_prefix,
+          permissions: org.apiKey.permissions,
+        },
       };
     },
 
     async listOrganizations() {
       return (await listOrganizations(db)).map((o) => ({
-        organization_id: o.id, name: o.name, namespaces: o.namespaces, active_keys: o.active_keys, created_at: iso(o.created_at)!,
+        organization_id: o.id,
+        name: o.name,
+        namespaces: o.namespaces,
+        active_keys: o.active_keys,
+        created_at: iso(o.created_at)!,
       }));
     },
 
@@ -48,4 +61,3 @@ export function createAdminService(db: Db, adminKey: string) {
 }
 
 export type AdminService = ReturnType<typeof createAdminService>;
-

@@ -8,7 +8,9 @@ import { runAdmin } from './admin.ts';
 for (const store of testStores) {
   describe(`admin CLI commands [${store.name}]`, () => {
     let t: TestApp;
-    before(async () => { t = await startApp(store); });
+    before(async () => {
+      t = await startApp(store);
+    });
     after(() => t.close());
     async function admin(...args: string[]) {
       const lines: string[] = [];
@@ -24,10 +26,16 @@ for (const store of testStores) {
       const orgId = /organization_id:\s+(\S+)/.exec(r.out)![1];
       assert.equal((await me(key)).statusCode, 200);
       const ns = await t.app.inject({ url: '/v1/namespace', headers: { 'x-api-key': key } });
-      assert.deepEqual(ns.json().data.map((n: any) => [n.name, n.organization_id]), [['default', orgId]]);
+      assert.deepEqual(
+        ns.json().data.map((n: any) => [n.name, n.organization_id]),
+        [['default', orgId]],
+      );
       const list = await admin('org', 'list');
       assert.equal(list.code, 0);
-      const row = list.out.split('\n').find((l) => l.startsWith(orgId))!.split('\t');
+      const row = list.out
+        .split('\n')
+        .find((l) => l.startsWith(orgId))!
+        .split('\t');
       assert.deepEqual(row.slice(1, 4), ['Acme Corp', '1', '1']);
       assert.ok(list.out.includes(t.orgId));
       assert.ok(!list.out.includes(key));

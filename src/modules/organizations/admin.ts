@@ -37,7 +37,9 @@ export async function runAdmin(db: Db, args: string[], print: (line: string) => 
       print(`No active API key with id ${rest[0]}`);
       return 1;
     }
-    print(`Revoked API key ${rest[0]} (organization ${revoked.organization_id}${revoked.namespace_id ? `, namespace ${revoked.namespace_id}` : ''})`);
+    print(
+      `Revoked API key ${rest[0]} (organization ${revoked.organization_id}${revoked.namespace_id ? `, namespace ${revoked.namespace_id}` : ''})`,
+    );
     return 0;
   }
   print(ADMIN_USAGE);

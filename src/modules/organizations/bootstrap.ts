@@ -36,7 +36,12 @@ export async function bootstrap(
       return { organizationId: created.organizationId, generatedKey: opts.bootstrapKey ? undefined : created.key };
     }
     if (opts.bootstrapKey && !(await keyHashExists(tx, hashSecret(opts.bootstrapKey)))) {
-      const owner = await insertUser(tx, { organizationId: org.id, externalId: null, type: 'developerUser', displayName: 'Bootstrap owner' });
+      const owner = await insertUser(tx, {
+        organizationId: org.id,
+        externalId: null,
+        type: 'developerUser',
+        displayName: 'Bootstrap owner',
+      });
       await addOrganizationKey(tx, org.id, owner.id, opts.bootstrapKey, 'bootstrap');
     }
     return { organizationId: org.id };

@@ -27,7 +27,12 @@ export async function createOrganization(
   const org = await insertOrganization(tx, newId(), name);
   const defaultNamespaceId = newId();
   await insertNamespace(tx, defaultNamespaceId, org.id, 'default');
-  const owner = await insertUser(tx, { organizationId: org.id, externalId: null, type: 'developerUser', displayName: `${name} owner` });
+  const owner = await insertUser(tx, {
+    organizationId: org.id,
+    externalId: null,
+    type: 'developerUser',
+    displayName: `${name} owner`,
+  });
   const key = opts.key ?? generateApiKey('org');
   const apiKey = await addOrganizationKey(tx, org.id, owner.id, key, 'organization key');
   return { organizationId: org.id, defaultNamespaceId, ownerUserId: owner.id, apiKey, key };

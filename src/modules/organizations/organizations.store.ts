@@ -16,7 +16,9 @@ export async function insertOrganization(db: Queryable, id: string, name: string
 
 /** The first organization created (the bootstrap one), if any. */
 export async function firstOrganization(db: Queryable): Promise<OrganizationRow | undefined> {
-  const rows = await db.query<OrganizationRow>('SELECT id, name, created_at FROM organizations ORDER BY created_at, id LIMIT 1');
+  const rows = await db.query<OrganizationRow>(
+    'SELECT id, name, created_at FROM organizations ORDER BY created_at, id LIMIT 1',
+  );
   return rows[0];
 }
 

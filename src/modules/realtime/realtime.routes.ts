@@ -10,9 +10,15 @@ import type { Realtime } from './realtime.service.ts';
 export function realtimeRoutes(realtime: Realtime): FastifyPluginAsyncZod {
   return async (app) => {
     const config = { public: true };
-    app.get('/ws/memory-status/batch/:batch_id', { websocket: true, config, schema: { hide: true, params: batchStatusParams } },
-      (socket, req) => realtime.watch(socket, req.headers, 'batch', req.params.batch_id));
-    app.get('/ws/memory-status/:memory_id', { websocket: true, config, schema: { hide: true, params: memoryStatusParams } },
-      (socket, req) => realtime.watch(socket, req.headers, 'memory', req.params.memory_id));
+    app.get(
+      '/ws/memory-status/batch/:batch_id',
+      { websocket: true, config, schema: { hide: true, params: batchStatusParams } },
+      (socket, req) => realtime.watch(socket, req.headers, 'batch', req.params.batch_id),
+    );
+    app.get(
+      '/ws/memory-status/:memory_id',
+      { websocket: true, config, schema: { hide: true, params: memoryStatusParams } },
+      (socket, req) => realtime.watch(socket, req.headers, 'memory', req.params.memory_id),
+    );
   };
 }

@@ -44,7 +44,8 @@ export interface RealtimeDeps {
 
 const OPEN = 1;
 /** Close codes (docs/realtime.md): 4000 + the HTTP status of the problem. */
-const closeCode = (err: unknown) => (err instanceof AppError && err.code >= 400 && err.code < 500 ? 4000 + err.code : 1011);
+const closeCode = (err: unknown) =>
+  err instanceof AppError && err.code >= 400 && err.code < 500 ? 4000 + err.code : 1011;
 
 const TERMINAL = new Set(['completed', 'failed', 'partial']);
 
@@ -71,8 +72,11 @@ export function createRealtime(deps: RealtimeDeps) {
     const notices = Array.isArray(parsed) ? parsed : [parsed];
     // A watcher is pushed once per notification, however many of its notices it carries.
     for (const w of watchers) {
-      const hit = notices.some((n) => w.actor.organizationId === n.organization_id
-        && ((w.resource === 'memory' && w.id === n.memory_id) || (w.resource === 'batch' && w.id === n.batch_id)));
+      const hit = notices.some(
+        (n) =>
+          w.actor.organizationId === n.organization_id &&
+          ((w.resource === 'memory' && w.id === n.memory_id) || (w.resource === 'batch' && w.id === n.batch_id)),
+      );
       if (hit) void push(w);
     }
   }
@@ -124,7 +128,10 @@ export function createRealtime(deps: RealtimeDeps) {
   function fail(socket: StatusSocket, err: unknown): void {
     const e = err instanceof AppError ? err : new AppError(500, 'Internal error');
     if (!(err instanceof AppError)) log.error({ err }, 'websocket status stream failed');
-    if (socket.readyState === OPEN) socket.send(JSON.stringify({ type: 'error', code: e.code, status: 'error', error: e.message, details: e.details }));
+    if (socket.readyState === OPEN)
+      socket.send(
+        JSON.stringify({ type: 'error', code: e.code, status: 'error', error: e.message, details: e.details }),
+      );
   }
 
   /** Credentials from the upgrade request's headers, else from the first message. */
@@ -132,7 +139,16 @@ export function createRealtime(deps: RealtimeDeps) {
     const c = readCredentials(headers);
     if (c.apiKey || c.sessionToken || c.bearer) return Promise.resolve(headers);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new AppError(401, 'No credentials: send them as headers or as the first message {"type":"auth","api_key":"..."}')), deps.authTimeoutMs);
+      const timer = setTimeout(
+        () =>
+          reject(
+            new AppError(
+              401,
+              'No credentials: send them as headers or as the first message {"type":"auth","api_key":"..."}',
+            ),
+          ),
+        deps.authTimeoutMs,
+      );
       socket.once('message', (data) => {
         clearTimeout(timer);
         try {
@@ -168,7 +184,16 @@ export function createRealtime(deps: RealtimeDeps) {
         await listening;
         const first = await read({ actor, resource, id });
         if (closed) return;
-        const w: Watcher = { actor, resource, id, socket, last: '', running: false, again: false, timer: setInterval(() => void push(w), deps.pollMs) };
+        const w: Watcher = {
+          actor,
+          resource,
+          id,
+          socket,
+          last: '',
+          running: false,
+          again: false,
+          timer: setInterval(() => void push(w), deps.pollMs),
+        };
         w.timer.unref();
         watchers.add(w);
         send(w, first);

@@ -27,12 +27,18 @@ for (const store of testStores) {
     const open = async (path: string, headers: Record<string, string> = { 'x-api-key': t.key }): Promise<Stream> => {
       const messages: any[] = [];
       let closed!: Stream['closed'];
-      const ws = await t.app.injectWS(path, { headers }, {
-        onInit: (w) => {
-          w.on('message', (d) => messages.push(JSON.parse(d.toString())));
-          closed = new Promise((resolve) => w.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+      const ws = await t.app.injectWS(
+        path,
+        { headers },
+        {
+          onInit: (w) => {
+            w.on('message', (d) => messages.push(JSON.parse(d.toString())));
+            closed = new Promise((resolve) =>
+              w.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+            );
+          },
         },
-      });
+      );
       return { ws, messages, closed };
     };
     const startWorker = async () => {
@@ -63,15 +69,25 @@ for (const store of testStores) {
       const id = await addMemory(t, { content: 'Streamed memory', external_user_id: 'ws-user' });
       const s = await open(`/ws/memory-status/${id}`);
       await waitFor(() => s.messages.length === 1);
-      assert.deepEqual({ type: s.messages[0].type, resource: s.messages[0].resource, id: s.messages[0].memory_id, state: s.messages[0].processing_status },
-        { type: 'status', resource: 'memory', id, state: 'quick_saved' });
+      assert.deepEqual(
+        {
+          type: s.messages[0].type,
+          resource: s.messages[0].resource,
+          id: s.messages[0].memory_id,
+          state: s.messages[0].processing_status,
+        },
+        { type: 'status', resource: 'memory', id, state: 'quick_saved' },
+      );
       await startWorker();
       const { code } = await s.closed;
       assert.equal(code, 1000);
       const states = s.messages.map((m) => m.processing_status);
       assert.equal(states[0], 'quick_saved');
       assert.equal(states.at(-1), 'completed');
-      assert.ok(states.every((x) => ['quick_saved', 'processing', 'completed'].includes(x)), states.join());
+      assert.ok(
+        states.every((x) => ['quick_saved', 'processing', 'completed'].includes(x)),
+        states.join(),
+      );
       assert.equal(new Set(states).size, states.length, 'one message per change');
       assert.ok(s.messages.at(-1).completed_at);
       await stopWorker();
@@ -87,7 +103,10 @@ for (const store of testStores) {
     });
 
     it('a batch stream reports progress and closes at the batch result', async () => {
-      const res = await post(t, '/v1/memory/batch', { memories: [{ content: 'W1' }, { content: 'W2' }, { content: 'W3' }], external_user_id: 'ws-user' });
+      const res = await post(t, '/v1/memory/batch', {
+        memories: [{ content: 'W1' }, { content: 'W2' }, { content: 'W3' }],
+        external_user_id: 'ws-user',
+      });
       const batchId = res.json().batch_id;
       const s = await open(`/ws/memory-status/batch/${batchId}`);
       await waitFor(() => s.messages.length === 1);
@@ -97,7 +116,10 @@ for (const store of testStores) {
       await startWorker();
       assert.equal((await s.closed).code, 1000);
       const last = s.messages.at(-1);
-      assert.deepEqual({ state: last.processing_status, done: last.progress.done, total: last.progress.total }, { state: 'completed', done: 3, total: 3 });
+      assert.deepEqual(
+        { state: last.processing_status, done: last.progress.done, total: last.progress.total },
+        { state: 'completed', done: 3, total: 3 },
+      );
       await stopWorker();
     });
 
@@ -107,7 +129,11 @@ for (const store of testStores) {
       const otherNs = await makeNamespace(t.db, t.orgId);
       const cases: [string, Record<string, string>, number][] = [
         ['another organization', { 'x-api-key': other.key }, 4404],
-        ['a namespace key of another namespace', { 'x-api-key': (await makeKey(t.db, t.orgId, { namespaceId: otherNs })).key }, 4404],
+        [
+          'a namespace key of another namespace',
+          { 'x-api-key': (await makeKey(t.db, t.orgId, { namespaceId: otherNs })).key },
+          4404,
+        ],
         ['a key without read', { 'x-api-key': (await makeKey(t.db, t.orgId, { permissions: ['write'] })).key }, 4403],
         ['a revoked key', { 'x-api-key': (await makeRevokedKey(t.db, t.orgId)).key }, 4401],
         ['a made-up key', { 'x-api-key': 'ek_org_nope' }, 4401],
@@ -119,7 +145,10 @@ for (const store of testStores) {
           const closed = await s.closed;
           assert.equal(closed.code, code, `${name} on ${path}`);
           assert.equal(s.messages.length, 1, `${name}: only the error message`);
-          assert.deepEqual({ type: s.messages[0].type, code: s.messages[0].code, status: s.messages[0].status }, { type: 'error', code: code - 4000, status: 'error' });
+          assert.deepEqual(
+            { type: s.messages[0].type, code: s.messages[0].code, status: s.messages[0].status },
+            { type: 'error', code: code - 4000, status: 'error' },
+          );
         }
       }
       const wrongMessage = await open(`/ws/memory-status/${id}`, {});

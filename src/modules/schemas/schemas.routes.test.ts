@@ -22,16 +22,26 @@ const crm = (name = 'CRM') => ({
       required_properties: ['name'],
       unique_identifiers: ['name'],
     },
-    Company: { name: 'Company', label: 'Company', properties: { name: { type: 'string', required: true }, size: { type: 'integer', min_value: 1 } } },
+    Company: {
+      name: 'Company',
+      label: 'Company',
+      properties: { name: { type: 'string', required: true }, size: { type: 'integer', min_value: 1 } },
+    },
   },
   relationship_types: {
-    WORKS_AT: { label: 'Works at', allowed_source_types: ['Person'], allowed_target_types: ['Company'], cardinality: 'many-to-many' },
+    WORKS_AT: {
+      label: 'Works at',
+      allowed_source_types: ['Person'],
+      allowed_target_types: ['Company'],
+      cardinality: 'many-to-many',
+    },
   },
   memory_policy: { mode: 'auto', consent: 'explicit' },
 });
 
 /** `n` node types (or relationship types, properties, enum values) with generated names. */
-const many = <T>(n: number, make: (i: number) => [string, T]) => Object.fromEntries(Array.from({ length: n }, (_, i) => make(i)));
+const many = <T>(n: number, make: (i: number) => [string, T]) =>
+  Object.fromEntries(Array.from({ length: n }, (_, i) => make(i)));
 
 for (const store of testStores) {
   describe(`schemas [${store.name}]`, () => {
@@ -39,7 +49,9 @@ for (const store of testStores) {
     let known: string;
     before(async () => {
       t = await startApp(store);
-      known = (await t.app.inject({ method: 'POST', url: '/v1/schemas', headers: { 'x-api-key': t.key }, payload: crm('kit') })).json().data.id;
+      known = (
+        await t.app.inject({ method: 'POST', url: '/v1/schemas', headers: { 'x-api-key': t.key }, payload: crm('kit') })
+      ).json().data.id;
     });
     after(() => t.close());
     const call = (method: any, url: string, payload?: unknown, key = t.key) =>
@@ -108,14 +120,27 @@ for (const store of testStores) {
       const nodeTypes = { Person: { properties: { name: { type: 'string' } } } };
       const redefined = (await call('PUT', `/v1/schemas/${s.id}`, { node_types: nodeTypes })).json().data;
       assert.equal(redefined.version, '1.0.1');
-      assert.deepEqual(redefined.node_types, { Person: { name: 'Person', label: 'Person', properties: { name: { type: 'string' } } } });
+      assert.deepEqual(redefined.node_types, {
+        Person: { name: 'Person', label: 'Person', properties: { name: { type: 'string' } } },
+      });
       assert.deepEqual(redefined.relationship_types, s.relationship_types);
-      const renamed = (await call('PUT', `/v1/schemas/${s.id}`, { name: 'CRM v2', version: '2.0.0', relationship_types: {} })).json().data;
-      assert.deepEqual([renamed.name, renamed.version, renamed.relationship_types, renamed.status], ['CRM v2', '2.0.0', {}, 'active']);
+      const renamed = (
+        await call('PUT', `/v1/schemas/${s.id}`, { name: 'CRM v2', version: '2.0.0', relationship_types: {} })
+      ).json().data;
+      assert.deepEqual(
+        [renamed.name, renamed.version, renamed.relationship_types, renamed.status],
+        ['CRM v2', '2.0.0', {}, 'active'],
+      );
 
       const del = await call('DELETE', `/v1/schemas/${s.id}`);
       assert.equal(del.statusCode, 200, del.body);
-      assert.deepEqual(del.json(), { success: true, code: 200, error: null, message: 'Schema deleted successfully', schema_id: s.id });
+      assert.deepEqual(del.json(), {
+        success: true,
+        code: 200,
+        error: null,
+        message: 'Schema deleted successfully',
+        schema_id: s.id,
+      });
       failed(await call('GET', `/v1/schemas/${s.id}`), 404);
       failed(await call('PUT', `/v1/schemas/${s.id}`, { status: 'active' }), 404);
       failed(await call('DELETE', `/v1/schemas/${s.id}`), 404);
@@ -129,9 +154,17 @@ for (const store of testStores) {
     it('accepts the client names: pointer aliases, echoed server fields ignored, null as absent', async () => {
       const ns = await makeNamespace(t.db, t.orgId);
       const s = await create({
-        ...crm(), id: 'mine', usage_count: 99, created_at: '2000-01-01T00:00:00Z', last_used_at: '2000-01-01T00:00:00Z',
-        description: null, namespace: { __type: 'Pointer', className: 'Namespace', objectId: ns }, organization: t.orgId,
-        workspace_id: { objectId: 'ws-9' }, user_id: 'someone-else', read_access: ['namespace:x'],
+        ...crm(),
+        id: 'mine',
+        usage_count: 99,
+        created_at: '2000-01-01T00:00:00Z',
+        last_used_at: '2000-01-01T00:00:00Z',
+        description: null,
+        namespace: { __type: 'Pointer', className: 'Namespace', objectId: ns },
+        organization: t.orgId,
+        workspace_id: { objectId: 'ws-9' },
+        user_id: 'someone-else',
+        read_access: ['namespace:x'],
       });
       assert.notEqual(s.id, 'mine');
       assert.deepEqual([s.usage_count, s.last_used_at, s.description], [0, null, null]);
@@ -147,7 +180,8 @@ for (const store of testStores) {
       const org = await makeOrg(t.db);
       const ns = await makeNamespace(t.db, org.organizationId);
       const ids: string[] = [];
-      for (let i = 0; i < 5; i++) ids.push((await create({ ...crm(`s${i}`), workspace_id: i < 2 ? 'ws-1' : undefined }, org.key)).id);
+      for (let i = 0; i < 5; i++)
+        ids.push((await create({ ...crm(`s${i}`), workspace_id: i < 2 ? 'ws-1' : undefined }, org.key)).id);
       await call('PUT', `/v1/schemas/${ids[3]}`, { status: 'active' }, org.key);
       await call('PUT', `/v1/schemas/${ids[4]}`, { status: 'archived' }, org.key);
       const nsSchema = (await create({ name: 'in-ns', namespace_id: ns }, org.key)).id;
@@ -160,19 +194,40 @@ for (const store of testStores) {
       };
       const all = await list('');
       assert.equal(all.total, 5);
-      assert.deepEqual(all.data.map((s: any) => s.id), [ids[0], ids[1], ids[2], ids[3], nsSchema]);
-      assert.deepEqual((await list('?status_filter=active')).data.map((s: any) => s.id), [ids[3]]);
-      assert.deepEqual((await list('?status_filter=archived')).data.map((s: any) => s.id), [ids[4]]);
-      assert.deepEqual((await list('?status_filter=draft&workspace_id=ws-1')).data.map((s: any) => s.id), [ids[0], ids[1]]);
-      assert.deepEqual((await list('?scope=namespace')).data.map((s: any) => s.id), [nsSchema]);
-      assert.deepEqual((await list(`?namespace_id=${ns}`)).data.map((s: any) => s.id), [nsSchema]);
+      assert.deepEqual(
+        all.data.map((s: any) => s.id),
+        [ids[0], ids[1], ids[2], ids[3], nsSchema],
+      );
+      assert.deepEqual(
+        (await list('?status_filter=active')).data.map((s: any) => s.id),
+        [ids[3]],
+      );
+      assert.deepEqual(
+        (await list('?status_filter=archived')).data.map((s: any) => s.id),
+        [ids[4]],
+      );
+      assert.deepEqual(
+        (await list('?status_filter=draft&workspace_id=ws-1')).data.map((s: any) => s.id),
+        [ids[0], ids[1]],
+      );
+      assert.deepEqual(
+        (await list('?scope=namespace')).data.map((s: any) => s.id),
+        [nsSchema],
+      );
+      assert.deepEqual(
+        (await list(`?namespace_id=${ns}`)).data.map((s: any) => s.id),
+        [nsSchema],
+      );
       assert.equal((await list('?workspace_id=&status_filter=')).total, 5); // empty values mean absent
       const p1 = await list('?limit=2&skip=0');
       const p2 = await list('?limit=2&skip=2');
       const p3 = await list('?limit=2&skip=4');
       assert.deepEqual([p1.total, p2.total, p3.total], [5, 5, 5]);
       assert.deepEqual([p1.page, p1.page_size, p2.page], [0, 2, 2]);
-      assert.deepEqual([...p1.data, ...p2.data, ...p3.data].map((s: any) => s.id), all.data.map((s: any) => s.id));
+      assert.deepEqual(
+        [...p1.data, ...p2.data, ...p3.data].map((s: any) => s.id),
+        all.data.map((s: any) => s.id),
+      );
       await rejects(call('GET', '/v1/schemas?status_filter=bogus', undefined, org.key), 'status_filter');
       await rejects(call('GET', '/v1/schemas?limit=0', undefined, org.key), 'limit');
     });
@@ -181,46 +236,117 @@ for (const store of testStores) {
       const prop = { type: 'string' };
       const atLimit = await create({
         name: 'at-limits',
-        node_types: many(10, (i) => [`T${i}`, { properties: many(10, (j) => [`p${j}`, j ? prop : { type: 'string', enum_values: Array.from({ length: 15 }, (_, k) => `v${k}`) }]) }]),
+        node_types: many(10, (i) => [
+          `T${i}`,
+          {
+            properties: many(10, (j) => [
+              `p${j}`,
+              j ? prop : { type: 'string', enum_values: Array.from({ length: 15 }, (_, k) => `v${k}`) },
+            ]),
+          },
+        ]),
         relationship_types: many(20, (i) => [`R${i}`, { allowed_source_types: ['T0'], allowed_target_types: ['T1'] }]),
       });
       assert.equal(Object.keys(atLimit.node_types).length, 10);
       assert.equal(Object.keys(atLimit.relationship_types).length, 20);
       assert.equal(atLimit.node_types.T0.properties.p0.enum_values.length, 15);
 
-      const b1 = await rejects(call('POST', '/v1/schemas', { name: 'x', node_types: many(11, (i) => [`T${i}`, {}]) }), 'node_types');
+      const b1 = await rejects(
+        call('POST', '/v1/schemas', { name: 'x', node_types: many(11, (i) => [`T${i}`, {}]) }),
+        'node_types',
+      );
       assert.match(b1.error, /At most 10 node types/);
-      await rejects(call('POST', '/v1/schemas', { name: 'x', relationship_types: many(21, (i) => [`R${i}`, { allowed_source_types: ['A'], allowed_target_types: ['B'] }]) }), 'relationship_types');
-      await rejects(call('POST', '/v1/schemas', { name: 'x', node_types: { Person: { properties: many(11, (i) => [`p${i}`, prop]) } } }), 'node_types.Person.properties');
+      await rejects(
+        call('POST', '/v1/schemas', {
+          name: 'x',
+          relationship_types: many(21, (i) => [`R${i}`, { allowed_source_types: ['A'], allowed_target_types: ['B'] }]),
+        }),
+        'relationship_types',
+      );
+      await rejects(
+        call('POST', '/v1/schemas', {
+          name: 'x',
+          node_types: { Person: { properties: many(11, (i) => [`p${i}`, prop]) } },
+        }),
+        'node_types.Person.properties',
+      );
       const b4 = await rejects(
-        call('POST', '/v1/schemas', { name: 'x', node_types: { Person: { properties: { tier: { type: 'string', enum_values: Array.from({ length: 16 }, (_, i) => `v${i}`) } } } } }),
+        call('POST', '/v1/schemas', {
+          name: 'x',
+          node_types: {
+            Person: {
+              properties: { tier: { type: 'string', enum_values: Array.from({ length: 16 }, (_, i) => `v${i}`) } },
+            },
+          },
+        }),
         'node_types.Person.properties.tier.enum_values',
       );
       assert.match(b4.error, /At most 15 enum values/);
       // Limits hold on update too, and a refused update changes nothing.
-      await rejects(call('PUT', `/v1/schemas/${atLimit.id}`, { node_types: many(11, (i) => [`T${i}`, {}]) }), 'node_types');
+      await rejects(
+        call('PUT', `/v1/schemas/${atLimit.id}`, { node_types: many(11, (i) => [`T${i}`, {}]) }),
+        'node_types',
+      );
       assert.equal(Object.keys((await call('GET', `/v1/schemas/${atLimit.id}`)).json().data.node_types).length, 10);
     });
 
     it('rejects invalid statuses, scopes, property types and contradictory definitions (422 naming the field)', async () => {
-      const person = (p: object, extra: object = {}) => ({ name: 'x', node_types: { Person: { properties: { p }, ...extra } } });
+      const person = (p: object, extra: object = {}) => ({
+        name: 'x',
+        node_types: { Person: { properties: { p }, ...extra } },
+      });
       await rejects(call('POST', '/v1/schemas', { name: 'x', status: 'live' }), 'status');
       await rejects(call('POST', '/v1/schemas', { name: 'x', scope: 'galaxy' }), 'scope');
       await rejects(call('POST', '/v1/schemas', { name: '' }), 'name');
       await rejects(call('POST', '/v1/schemas', { description: 'no name' }), 'name');
       await rejects(call('POST', '/v1/schemas', person({ type: 'decimal' })), 'node_types.Person.properties.p.type');
-      await rejects(call('POST', '/v1/schemas', person({ type: 'string', enum_values: ['a', 'b'], default: 'c' })), 'node_types.Person.properties.p.default');
-      await rejects(call('POST', '/v1/schemas', person({ type: 'integer', default: 'ten' })), 'node_types.Person.properties.p.default');
-      await rejects(call('POST', '/v1/schemas', person({ type: 'string', enum_values: ['a', 'a'] })), 'node_types.Person.properties.p.enum_values');
-      await rejects(call('POST', '/v1/schemas', person({ type: 'string', enum_values: [] })), 'node_types.Person.properties.p.enum_values');
-      await rejects(call('POST', '/v1/schemas', person({ type: 'string', pattern: '(a+)+$' })), 'node_types.Person.properties.p.pattern');
-      await rejects(call('POST', '/v1/schemas', person({ type: 'string', pattern: '([' })), 'node_types.Person.properties.p.pattern');
-      await rejects(call('POST', '/v1/schemas', person({ type: 'float', min_value: 5, max_value: 1 })), 'node_types.Person.properties.p.min_value');
-      await rejects(call('POST', '/v1/schemas', person({ type: 'string' }, { required_properties: ['missing'] })), 'node_types.Person.required_properties');
-      await rejects(call('POST', '/v1/schemas', { name: 'x', node_types: { Person: { name: 'Human' } } }), 'node_types.Person.name');
-      await rejects(call('POST', '/v1/schemas', { name: 'x', node_types: { 'Has Space': {} } }), 'node_types.Has Space');
-      await rejects(call('POST', '/v1/schemas', { name: 'x', relationship_types: { KNOWS: { allowed_target_types: ['Person'] } } }), 'relationship_types.KNOWS.allowed_source_types');
-      const ok = await create(person({ type: 'string', pattern: '^[A-Z]{2}-\\d+$', enum_values: ['AB-1'], default: 'AB-1' }));
+      await rejects(
+        call('POST', '/v1/schemas', person({ type: 'string', enum_values: ['a', 'b'], default: 'c' })),
+        'node_types.Person.properties.p.default',
+      );
+      await rejects(
+        call('POST', '/v1/schemas', person({ type: 'integer', default: 'ten' })),
+        'node_types.Person.properties.p.default',
+      );
+      await rejects(
+        call('POST', '/v1/schemas', person({ type: 'string', enum_values: ['a', 'a'] })),
+        'node_types.Person.properties.p.enum_values',
+      );
+      await rejects(
+        call('POST', '/v1/schemas', person({ type: 'string', enum_values: [] })),
+        'node_types.Person.properties.p.enum_values',
+      );
+      await rejects(
+        call('POST', '/v1/schemas', person({ type: 'string', pattern: '(a+)+$' })),
+        'node_types.Person.properties.p.pattern',
+      );
+      await rejects(
+        call('POST', '/v1/schemas', person({ type: 'string', pattern: '([' })),
+        'node_types.Person.properties.p.pattern',
+      );
+      await rejects(
+        call('POST', '/v1/schemas', person({ type: 'float', min_value: 5, max_value: 1 })),
+        'node_types.Person.properties.p.min_value',
+      );
+      await rejects(
+        call('POST', '/v1/schemas', person({ type: 'string' }, { required_properties: ['missing'] })),
+        'node_types.Person.required_properties',
+      );
+      await rejects(
+        call('POST', '/v1/schemas', { name: 'x', node_types: { Person: { name: 'Human' } } }),
+        'node_types.Person.name',
+      );
+      await rejects(
+        call('POST', '/v1/schemas', { name: 'x', node_types: { 'Has Space': {} } }),
+        'node_types.Has Space',
+      );
+      await rejects(
+        call('POST', '/v1/schemas', { name: 'x', relationship_types: { KNOWS: { allowed_target_types: ['Person'] } } }),
+        'relationship_types.KNOWS.allowed_source_types',
+      );
+      const ok = await create(
+        person({ type: 'string', pattern: '^[A-Z]{2}-\\d+$', enum_values: ['AB-1'], default: 'AB-1' }),
+      );
       assert.equal(ok.node_types.Person.properties.p.pattern, '^[A-Z]{2}-\\d+$');
     });
 
@@ -275,7 +401,10 @@ for (const store of testStores) {
       assert.deepEqual(listed.data.map((s: any) => s.name).sort(), ['own', 'own-personal', 'shared']);
       assert.equal(listed.total, 3);
       assert.equal((await call('GET', `/v1/schemas?namespace_id=${theirs}`, undefined, key)).json().total, 0);
-      assert.equal((await call('PUT', `/v1/schemas/${own.id}`, { status: 'active' }, key)).json().data.status, 'active');
+      assert.equal(
+        (await call('PUT', `/v1/schemas/${own.id}`, { status: 'active' }, key)).json().data.status,
+        'active',
+      );
       assert.equal((await call('DELETE', `/v1/schemas/${own.id}`, undefined, key)).statusCode, 200);
       assert.equal((await call('GET', `/v1/schemas/${shared.id}`, undefined, org.key)).json().data.status, 'active');
     });
@@ -284,11 +413,19 @@ for (const store of testStores) {
       const alice = await makeSession(t.db, t.orgId, 'alice');
       const bob = await makeSession(t.db, t.orgId, 'bob');
       const as = (token: string) => ({ 'x-api-key': t.key, 'x-session-token': token });
-      const res = await t.app.inject({ method: 'POST', url: '/v1/schemas', headers: as(alice.token), payload: { name: 'mine', scope: 'personal' } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v1/schemas',
+        headers: as(alice.token),
+        payload: { name: 'mine', scope: 'personal' },
+      });
       assert.equal(res.statusCode, 201, res.body);
       const s = res.json().data;
       assert.equal(s.user_id, alice.userId);
-      assert.equal((await t.app.inject({ method: 'GET', url: `/v1/schemas/${s.id}`, headers: as(alice.token) })).statusCode, 200);
+      assert.equal(
+        (await t.app.inject({ method: 'GET', url: `/v1/schemas/${s.id}`, headers: as(alice.token) })).statusCode,
+        200,
+      );
       failed(await t.app.inject({ method: 'GET', url: `/v1/schemas/${s.id}`, headers: as(bob.token) }), 404);
       failed(await call('GET', `/v1/schemas/${s.id}`), 404);
       assert.ok(!(await call('GET', '/v1/schemas')).json().data.some((x: any) => x.id === s.id));
@@ -298,10 +435,18 @@ for (const store of testStores) {
 
     it('getActiveSchema: active or deprecated schemas with their memory_policy; drafts only on request; 404 outside the caller', async () => {
       const actor = (organizationId: string, namespaceId: string | null = null): Actor => ({
-        organizationId, namespaceId, permissions: new Set(ALL_PERMISSIONS), userId: '', apiKeyId: null, sessionId: null, methods: ['api_key'],
+        organizationId,
+        namespaceId,
+        permissions: new Set(ALL_PERMISSIONS),
+        userId: '',
+        apiKeyId: null,
+        sessionId: null,
+        methods: ['api_key'],
       });
       const s = await create(crm('policy'));
-      const err = await getActiveSchema(t.db, actor(t.orgId), s.id, { field: 'memory_policy.schema_id' }).catch((e) => e);
+      const err = await getActiveSchema(t.db, actor(t.orgId), s.id, { field: 'memory_policy.schema_id' }).catch(
+        (e) => e,
+      );
       assert.ok(err instanceof AppError);
       assert.equal(err.code, 422);
       assert.equal((err.details as any).issues[0].field, 'memory_policy.schema_id');
@@ -318,7 +463,10 @@ for (const store of testStores) {
       assert.equal((await getActiveSchema(t.db, other.organizationId, s.id).catch((e) => e)).code, 404);
       const ns = await makeNamespace(t.db, t.orgId);
       const inNs = await create({ name: 'ns-active', namespace_id: ns, status: 'active' });
-      assert.equal((await getActiveSchema(t.db, actor(t.orgId, await makeNamespace(t.db, t.orgId)), inNs.id).catch((e) => e)).code, 404);
+      assert.equal(
+        (await getActiveSchema(t.db, actor(t.orgId, await makeNamespace(t.db, t.orgId)), inNs.id).catch((e) => e)).code,
+        404,
+      );
       assert.equal((await getActiveSchema(t.db, actor(t.orgId, ns), inNs.id)).schema.id, inNs.id);
       await call('DELETE', `/v1/schemas/${s.id}`);
       assert.equal((await getActiveSchema(t.db, t.orgId, s.id).catch((e) => e)).code, 404);
@@ -331,20 +479,46 @@ for (const store of testStores) {
     });
 
     describe('auth kit', () => {
-      const kit = (label: string, method: any, url: () => string, permission: any, payload?: () => unknown, otherTenant?: any) =>
-        authKit(() => t, { label, method, url, permission, payload, otherTenant });
-      kit('POST /v1/schemas', 'POST', () => '/v1/schemas', 'write', () => crm('kit-other'), async (res: any) => {
-        assert.equal(res.statusCode, 201, res.body);
-        const created = res.json().data;
-        assert.notEqual(created.organization_id, t.orgId);
-        failed(await call('GET', `/v1/schemas/${created.id}`), 404);
-      });
-      kit('GET /v1/schemas', 'GET', () => '/v1/schemas', 'read', undefined, (res: any) => {
-        assert.equal(res.statusCode, 200);
-        assert.ok(res.json().data.every((s: any) => s.organization_id !== t.orgId && s.id !== known));
-      });
+      const kit = (
+        label: string,
+        method: any,
+        url: () => string,
+        permission: any,
+        payload?: () => unknown,
+        otherTenant?: any,
+      ) => authKit(() => t, { label, method, url, permission, payload, otherTenant });
+      kit(
+        'POST /v1/schemas',
+        'POST',
+        () => '/v1/schemas',
+        'write',
+        () => crm('kit-other'),
+        async (res: any) => {
+          assert.equal(res.statusCode, 201, res.body);
+          const created = res.json().data;
+          assert.notEqual(created.organization_id, t.orgId);
+          failed(await call('GET', `/v1/schemas/${created.id}`), 404);
+        },
+      );
+      kit(
+        'GET /v1/schemas',
+        'GET',
+        () => '/v1/schemas',
+        'read',
+        undefined,
+        (res: any) => {
+          assert.equal(res.statusCode, 200);
+          assert.ok(res.json().data.every((s: any) => s.organization_id !== t.orgId && s.id !== known));
+        },
+      );
       kit('GET /v1/schemas/:id', 'GET', () => `/v1/schemas/${known}`, 'read');
-      kit('PUT /v1/schemas/:id', 'PUT', () => `/v1/schemas/${known}`, 'write', () => ({ description: 'kit' }));
+      kit(
+        'PUT /v1/schemas/:id',
+        'PUT',
+        () => `/v1/schemas/${known}`,
+        'write',
+        () => ({ description: 'kit' }),
+      );
       kit('DELETE /v1/schemas/:id', 'DELETE', () => `/v1/schemas/${known}`, 'delete');
     });
   });

@@ -14,7 +14,10 @@ const status = z.enum(SCHEMA_STATUSES);
 const scope = z.enum(SCHEMA_SCOPES);
 const text = (max: number) => z.string().max(max);
 /** Node and relationship type names become graph labels: an identifier, as in the original service. */
-const typeName = z.string().max(64).regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'Must start with a letter and hold only letters, digits and _');
+const typeName = z
+  .string()
+  .max(64)
+  .regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'Must start with a letter and hold only letters, digits and _');
 const propertyName = z.string().trim().min(1).max(100);
 const id = z.string().trim().min(1).max(200);
 /** A plain id or a Parse-style pointer object (`{objectId}` / `{__type: 'Pointer', objectId}`), as the client allows. */
@@ -33,7 +36,9 @@ export const propertyDefinition = z.object({
   max_length: z.number().int().min(0).optional(),
   min_value: z.number().optional(),
   max_value: z.number().optional(),
-  pattern: text(200).optional().describe('Regular expression the value must match (nested quantifiers and back-references are refused)'),
+  pattern: text(200)
+    .optional()
+    .describe('Regular expression the value must match (nested quantifiers and back-references are refused)'),
 });
 
 const properties = z.record(propertyName, propertyDefinition);
@@ -77,9 +82,16 @@ export const relationshipTypeInput = z.object({
 export const createSchemaBody = z.object({
   name: z.string().trim().min(1).max(100),
   description: text(2000).optional(),
-  version: z.string().max(32).regex(/^[0-9A-Za-z.+-]+$/, 'Letters, digits, ".", "+" and "-" only').optional().describe('Default: 1.0.0'),
+  version: z
+    .string()
+    .max(32)
+    .regex(/^[0-9A-Za-z.+-]+$/, 'Letters, digits, ".", "+" and "-" only')
+    .optional()
+    .describe('Default: 1.0.0'),
   status: status.optional().describe('Default: draft'),
-  scope: scope.optional().describe('Default: namespace with a namespace (given or from a namespace key), else organization'),
+  scope: scope
+    .optional()
+    .describe('Default: namespace with a namespace (given or from a namespace key), else organization'),
   node_types: z.record(typeName, nodeTypeInput).optional().describe('At most 10'),
   relationship_types: z.record(typeName, relationshipTypeInput).optional().describe('At most 20'),
   memory_policy: looseObject.optional().describe('Default memory policy of memories that use this schema'),
@@ -160,5 +172,11 @@ export const schemaDeleteResponse = z.object({ ...ok, message: z.string(), schem
 /** The house error envelope plus `success: false`, as the original service answers on these routes. */
 const schemaError = errorEnvelope.extend({ success: z.literal(false).default(false) });
 export const schemaErrorResponses = {
-  400: schemaError, 401: schemaError, 403: schemaError, 404: schemaError, 422: schemaError, 429: schemaError, 500: schemaError,
+  400: schemaError,
+  401: schemaError,
+  403: schemaError,
+  404: schemaError,
+  422: schemaError,
+  429: schemaError,
+  500: schemaError,
 } as const;

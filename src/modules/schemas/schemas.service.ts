@@ -4,10 +4,22 @@ import { AppError, forbidden, notFound } from '../../shared/errors.ts';
 import { newId } from '../../shared/ids.ts';
 import { iso } from '../../shared/time.ts';
 import { resolveWriteNamespace } from '../memories/ownership.ts';
-import type { CreateSchemaBody, ListSchemasQuery, SchemaScope, UpdateSchemaBody, UserGraphSchema } from './schemas.schemas.ts';
+import type {
+  CreateSchemaBody,
+  ListSchemasQuery,
+  SchemaScope,
+  UpdateSchemaBody,
+  UserGraphSchema,
+} from './schemas.schemas.ts';
 import {
-  getSchemaRow, insertSchemaRow, listSchemaRows, softDeleteSchemaRow, updateSchemaRow,
-  type SchemaFields, type SchemaReader, type SchemaRow,
+  getSchemaRow,
+  insertSchemaRow,
+  listSchemaRows,
+  softDeleteSchemaRow,
+  updateSchemaRow,
+  type SchemaFields,
+  type SchemaReader,
+  type SchemaRow,
 } from './schemas.store.ts';
 import { definitionProblems, schemaProblemsError, type GraphSchemaDefinition } from './validate.ts';
 
@@ -27,10 +39,16 @@ function pointerId(v: unknown): string | undefined {
   return undefined;
 }
 
-const readerOf = (actor: Actor): SchemaReader => ({ organizationId: actor.organizationId, namespaceId: actor.namespaceId, userId: actor.userId || null });
+const readerOf = (actor: Actor): SchemaReader => ({
+  organizationId: actor.organizationId,
+  namespaceId: actor.namespaceId,
+  userId: actor.userId || null,
+});
 
 /** Every type gets `name` (its key) and `label` (default: the name), so readers need no fallbacks. */
-function withNames<T extends { name?: string; label?: string }>(types: Record<string, T>): Record<string, T & { name: string; label: string }> {
+function withNames<T extends { name?: string; label?: string }>(
+  types: Record<string, T>,
+): Record<string, T & { name: string; label: string }> {
   return Object.fromEntries(Object.entries(types).map(([key, t]) => [key, { ...t, name: key, label: t.label ?? key }]));
 }
 
@@ -75,7 +93,8 @@ function checkDefinition(def: GraphSchemaDefinition): void {
 /** Tenancy comes from the credential; a body naming another organization is refused. */
 function checkOrganization(actor: Actor, body: UpdateSchemaBody): void {
   const named = body.organization_id ?? pointerId(body.organization);
-  if (named && named !== actor.organizationId) throw fieldError('organization_id', 'is taken from the credential and must not name another organization');
+  if (named && named !== actor.organizationId)
+    throw fieldError('organization_id', 'is taken from the credential and must not name another organization');
 }
 
 /**
@@ -89,32 +108,50 @@ async function placement(db: Queryable, actor: Actor, body: UpdateSchemaBody, cu
   if (body.namespace_id && body.namespace !== undefined && pointerId(body.namespace) !== body.namespace_id) {
     throw fieldError('namespace', 'names a different namespace than namespace_id');
   }
-  const scope: SchemaScope = body.scope ?? current?.scope ?? (named || actor.namespaceId ? 'namespace' : 'organization');
+  const scope: SchemaScope =
+    body.scope ?? current?.scope ?? (named || actor.namespaceId ? 'namespace' : 'organization');
   const orgWide = scope === 'organization' || scope === 'workspace';
   if (orgWide && actor.namespaceId) {
-    throw forbidden(`A namespace API key cannot make "${scope}" schemas; use scope "namespace" or an organization key`, { namespace_id: actor.namespaceId });
+    throw forbidden(
+      `A namespace API key cannot make "${scope}" schemas; use scope "namespace" or an organization key`,
+      { namespace_id: actor.namespaceId },
+    );
   }
-  if (orgWide && named) throw fieldError('scope', `"${scope}" schemas are organization-wide and cannot belong to a namespace`);
+  if (orgWide && named)
+    throw fieldError('scope', `"${scope}" schemas are organization-wide and cannot belong to a namespace`);
   let namespaceId: string | null = null;
-  if (!orgWide) namespaceId = named !== undefined || !current ? await resolveWriteNamespace(db, actor, named) : current.namespace_id;
+  if (!orgWide)
+    namespaceId =
+      named !== undefined || !current ? await resolveWriteNamespace(db, actor, named) : current.namespace_id;
   if (scope === 'namespace' && !namespaceId) throw fieldError('namespace_id', 'scope "namespace" needs a namespace_id');
   const userId = current?.user_id ?? (actor.userId || null);
-  if (scope === 'personal' && !userId) throw fieldError('scope', '"personal" schemas need a user; this credential has none (send a session or Bearer token)');
+  if (scope === 'personal' && !userId)
+    throw fieldError(
+      'scope',
+      '"personal" schemas need a user; this credential has none (send a session or Bearer token)',
+    );
   return { scope, namespaceId, userId };
 }
 
 /** The stored fields after applying `body` to `current` (or to the defaults on create). */
-async function fieldsOf(db: Queryable, actor: Actor, body: UpdateSchemaBody, current?: SchemaRow): Promise<SchemaFields> {
+async function fieldsOf(
+  db: Queryable,
+  actor: Actor,
+  body: UpdateSchemaBody,
+  current?: SchemaRow,
+): Promise<SchemaFields> {
   checkOrganization(actor, body);
   const nodeTypes = body.node_types ?? current?.node_types ?? {};
   const relationshipTypes = body.relationship_types ?? current?.relationship_types ?? {};
   checkDefinition({ node_types: nodeTypes, relationship_types: relationshipTypes });
   const place = await placement(db, actor, body, current);
-  const definitionChanged = body.node_types !== undefined || body.relationship_types !== undefined || body.memory_policy !== undefined;
+  const definitionChanged =
+    body.node_types !== undefined || body.relationship_types !== undefined || body.memory_policy !== undefined;
   return {
     namespace_id: place.namespaceId,
     user_id: place.userId,
-    workspace_id: body.workspace_id !== undefined ? (pointerId(body.workspace_id) ?? null) : (current?.workspace_id ?? null),
+    workspace_id:
+      body.workspace_id !== undefined ? (pointerId(body.workspace_id) ?? null) : (current?.workspace_id ?? null),
     name: body.name ?? current!.name,
     description: body.description ?? current?.description ?? null,
     version: body.version ?? (current ? (definitionChanged ? bumpPatch(current.version) : current.version) : '1.0.0'),
@@ -135,7 +172,9 @@ export function createSchemasService(db: Db) {
     const row = await getSchemaRow(q, readerOf(actor), id, lock);
     if (!row) throw notFound(`Schema ${id}`);
     if (actor.namespaceId && row.namespace_id !== actor.namespaceId) {
-      throw forbidden('A namespace API key can change only the schemas of its own namespace', { namespace_id: actor.namespaceId });
+      throw forbidden('A namespace API key can change only the schemas of its own namespace', {
+        namespace_id: actor.namespaceId,
+      });
     }
     return row;
   }
@@ -148,7 +187,12 @@ export function createSchemasService(db: Db) {
 
     async list(actor: Actor, q: ListSchemasQuery): Promise<{ items: UserGraphSchema[]; total: number }> {
       requirePermission(actor, 'read');
-      const filter = { status: q.status_filter, workspaceId: q.workspace_id, namespaceId: q.namespace_id, scope: q.scope };
+      const filter = {
+        status: q.status_filter,
+        workspaceId: q.workspace_id,
+        namespaceId: q.namespace_id,
+        scope: q.scope,
+      };
       const { rows, total } = await listSchemaRows(db, readerOf(actor), filter, q.limit, q.skip);
       return { items: rows.map(toSchemaItem), total };
     },
@@ -201,11 +245,17 @@ export async function getActiveSchema(
   schemaId: string,
   opts: { allowDraft?: boolean; field?: string } = {},
 ): Promise<ActiveSchema> {
-  const reader: SchemaReader = typeof who === 'string' ? { organizationId: who, namespaceId: null, userId: null, trusted: true } : readerOf(who);
+  const reader: SchemaReader =
+    typeof who === 'string' ? { organizationId: who, namespaceId: null, userId: null, trusted: true } : readerOf(who);
   const row = await getSchemaRow(db, reader, schemaId);
   if (!row) throw notFound(`Schema ${schemaId}`);
-  const usable = row.status === 'active' || row.status === 'deprecated' || (opts.allowDraft === true && row.status === 'draft');
-  if (!usable) throw fieldError(opts.field ?? 'schema_id', `schema ${schemaId} is ${row.status}; only active or deprecated schemas can be used`);
+  const usable =
+    row.status === 'active' || row.status === 'deprecated' || (opts.allowDraft === true && row.status === 'draft');
+  if (!usable)
+    throw fieldError(
+      opts.field ?? 'schema_id',
+      `schema ${schemaId} is ${row.status}; only active or deprecated schemas can be used`,
+    );
   const schema = toSchemaItem(row);
   return { schema, memoryPolicy: schema.memory_policy };
 }

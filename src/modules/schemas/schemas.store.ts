@@ -56,7 +56,12 @@ function visibleSql(r: SchemaReader, params: unknown[]): string {
 }
 
 /** One live schema the reader may see; `lock` holds the row for an update in this transaction. */
-export async function getSchemaRow(db: Queryable, r: SchemaReader, id: string, lock = false): Promise<SchemaRow | undefined> {
+export async function getSchemaRow(
+  db: Queryable,
+  r: SchemaReader,
+  id: string,
+  lock = false,
+): Promise<SchemaRow | undefined> {
   const params: unknown[] = [id];
   const rows = await db.query<SchemaRow>(
     `SELECT ${COLUMNS} FROM graph_schemas WHERE id = $1 AND ${visibleSql(r, params)}${lock ? ' FOR UPDATE' : ''}`,
@@ -93,7 +98,10 @@ export async function listSchemaRows(
   if (f.namespaceId) add('namespace_id = ?', f.namespaceId);
   if (f.scope) add('scope = ?', f.scope);
   const sql = where.join(' AND ');
-  const [{ total }] = await db.query<{ total: number }>(`SELECT count(*)::int AS total FROM graph_schemas WHERE ${sql}`, params);
+  const [{ total }] = await db.query<{ total: number }>(
+    `SELECT count(*)::int AS total FROM graph_schemas WHERE ${sql}`,
+    params,
+  );
   const rows = await db.query<SchemaRow>(
     `SELECT ${COLUMNS} FROM graph_schemas WHERE ${sql} ORDER BY created_at, id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
     [...params, limit, skip],
@@ -101,14 +109,28 @@ export async function listSchemaRows(
   return { rows, total: Number(total) };
 }
 
-
 const values = (f: SchemaFields) => [
-  f.namespace_id, f.user_id, f.workspace_id, f.name, f.description, f.version, f.status, f.scope,
-  JSON.stringify(f.node_types), JSON.stringify(f.relationship_types), f.memory_policy === null ? null : JSON.stringify(f.memory_policy),
-  f.read_access, f.write_access,
+  f.namespace_id,
+  f.user_id,
+  f.workspace_id,
+  f.name,
+  f.description,
+  f.version,
+  f.status,
+  f.scope,
+  JSON.stringify(f.node_types),
+  JSON.stringify(f.relationship_types),
+  f.memory_policy === null ? null : JSON.stringify(f.memory_policy),
+  f.read_access,
+  f.write_access,
 ];
 
-export async function insertSchemaRow(db: Queryable, id: string, organizationId: string, f: SchemaFields): Promise<SchemaRow> {
+export async function insertSchemaRow(
+  db: Queryable,
+  id: string,
+  organizationId: string,
+  f: SchemaFields,
+): Promise<SchemaRow> {
   const rows = await db.query<SchemaRow>(
     `INSERT INTO graph_schemas (id, organization_id, namespace_id, user_id, workspace_id, name, description, version, status, scope,
        node_types, relationship_types, memory_policy, read_access, write_access)
@@ -120,7 +142,12 @@ export async function insertSchemaRow(db: Queryable, id: string, organizationId:
 }
 
 /** Replace every stored field of a live schema (the service merged them); undefined when gone. */
-export async function updateSchemaRow(db: Queryable, organizationId: string, id: string, f: SchemaFields): Promise<SchemaRow | undefined> {
+export async function updateSchemaRow(
+  db: Queryable,
+  organizationId: string,
+  id: string,
+  f: SchemaFields,
+): Promise<SchemaRow | undefined> {
   const rows = await db.query<SchemaRow>(
     `UPDATE graph_schemas SET namespace_id = $3, user_id = $4, workspace_id = $5, name = $6, description = $7, version = $8,
        status = $9, scope = $10, node_types = $11::jsonb, relationship_types = $12::jsonb, memory_policy = $13::jsonb,

@@ -31,10 +31,20 @@ function propertyDefinitionProblems(def: PropertyDefinition, field: string): Sch
   const out: SchemaProblem[] = [];
   const ev = def.enum_values;
   if (ev) {
-    if (ev.length > SCHEMA_LIMITS.enumValues) out.push(problem(`${field}.enum_values`, 'limit_exceeded', `At most ${SCHEMA_LIMITS.enumValues} enum values per property (got ${ev.length})`));
-    if (ev.length === 0) out.push(problem(`${field}.enum_values`, 'invalid_definition', 'enum_values must not be empty when given'));
-    if (new Set(ev).size !== ev.length) out.push(problem(`${field}.enum_values`, 'invalid_definition', 'enum_values must not repeat a value'));
-    if (ev.some((e) => e.trim() === '')) out.push(problem(`${field}.enum_values`, 'invalid_definition', 'enum_values must be non-empty strings'));
+    if (ev.length > SCHEMA_LIMITS.enumValues)
+      out.push(
+        problem(
+          `${field}.enum_values`,
+          'limit_exceeded',
+          `At most ${SCHEMA_LIMITS.enumValues} enum values per property (got ${ev.length})`,
+        ),
+      );
+    if (ev.length === 0)
+      out.push(problem(`${field}.enum_values`, 'invalid_definition', 'enum_values must not be empty when given'));
+    if (new Set(ev).size !== ev.length)
+      out.push(problem(`${field}.enum_values`, 'invalid_definition', 'enum_values must not repeat a value'));
+    if (ev.some((e) => e.trim() === ''))
+      out.push(problem(`${field}.enum_values`, 'invalid_definition', 'enum_values must be non-empty strings'));
   }
   if (def.min_length !== undefined && def.max_length !== undefined && def.min_length > def.max_length) {
     out.push(problem(`${field}.min_length`, 'invalid_definition', 'min_length is greater than max_length'));
@@ -43,20 +53,37 @@ function propertyDefinitionProblems(def: PropertyDefinition, field: string): Sch
     out.push(problem(`${field}.min_value`, 'invalid_definition', 'min_value is greater than max_value'));
   }
   if (def.pattern !== undefined) {
-    if (!compiled(def.pattern)) out.push(problem(`${field}.pattern`, 'invalid_definition', 'pattern is not a valid regular expression'));
-    else if (unsafePattern(def.pattern)) out.push(problem(`${field}.pattern`, 'invalid_definition', 'pattern has nested quantifiers or back-references (catastrophic backtracking)'));
+    if (!compiled(def.pattern))
+      out.push(problem(`${field}.pattern`, 'invalid_definition', 'pattern is not a valid regular expression'));
+    else if (unsafePattern(def.pattern))
+      out.push(
+        problem(
+          `${field}.pattern`,
+          'invalid_definition',
+          'pattern has nested quantifiers or back-references (catastrophic backtracking)',
+        ),
+      );
   }
   if (def.default !== undefined && out.length === 0) {
     const bad = valueProblem(def, def.default);
-    if (bad) out.push(problem(`${field}.default`, 'invalid_definition', `default does not fit the property: ${bad.message}`));
+    if (bad)
+      out.push(problem(`${field}.default`, 'invalid_definition', `default does not fit the property: ${bad.message}`));
   }
   return out;
 }
 
-function propertiesProblems(props: Record<string, PropertyDefinition> | undefined, field: string, max: number, what: string): SchemaProblem[] {
+function propertiesProblems(
+  props: Record<string, PropertyDefinition> | undefined,
+  field: string,
+  max: number,
+  what: string,
+): SchemaProblem[] {
   const entries = Object.entries(props ?? {});
   const out: SchemaProblem[] = [];
-  if (entries.length > max) out.push(problem(`${field}.properties`, 'limit_exceeded', `At most ${max} properties per ${what} (got ${entries.length})`));
+  if (entries.length > max)
+    out.push(
+      problem(`${field}.properties`, 'limit_exceeded', `At most ${max} properties per ${what} (got ${entries.length})`),
+    );
   for (const [name, def] of entries) out.push(...propertyDefinitionProblems(def, `${field}.properties.${name}`));
   return out;
 }
@@ -73,25 +100,42 @@ export function definitionProblems(def: GraphSchemaDefinition): SchemaProblem[] 
   const nodeTypes = Object.entries(def.node_types);
   const relTypes = Object.entries(def.relationship_types);
   if (nodeTypes.length > SCHEMA_LIMITS.nodeTypes) {
-    out.push(problem('node_types', 'limit_exceeded', `At most ${SCHEMA_LIMITS.nodeTypes} node types per schema (got ${nodeTypes.length})`));
+    out.push(
+      problem(
+        'node_types',
+        'limit_exceeded',
+        `At most ${SCHEMA_LIMITS.nodeTypes} node types per schema (got ${nodeTypes.length})`,
+      ),
+    );
   }
   if (relTypes.length > SCHEMA_LIMITS.relationshipTypes) {
-    out.push(problem('relationship_types', 'limit_exceeded', `At most ${SCHEMA_LIMITS.relationshipTypes} relationship types per schema (got ${relTypes.length})`));
+    out.push(
+      problem(
+        'relationship_types',
+        'limit_exceeded',
+        `At most ${SCHEMA_LIMITS.relationshipTypes} relationship types per schema (got ${relTypes.length})`,
+      ),
+    );
   }
   for (const [key, nt] of nodeTypes) {
     const field = `node_types.${key}`;
-    if (nt.name !== undefined && nt.name !== key) out.push(problem(`${field}.name`, 'invalid_definition', `name "${nt.name}" differs from its key "${key}"`));
+    if (nt.name !== undefined && nt.name !== key)
+      out.push(problem(`${field}.name`, 'invalid_definition', `name "${nt.name}" differs from its key "${key}"`));
     out.push(...propertiesProblems(nt.properties, field, SCHEMA_LIMITS.propertiesPerNodeType, 'node type'));
     for (const list of ['required_properties', 'unique_identifiers'] as const) {
       for (const p of nt[list] ?? []) {
-        if (!nt.properties?.[p]) out.push(problem(`${field}.${list}`, 'invalid_definition', `"${p}" is not a property of ${key}`));
+        if (!nt.properties?.[p])
+          out.push(problem(`${field}.${list}`, 'invalid_definition', `"${p}" is not a property of ${key}`));
       }
     }
   }
   for (const [key, rt] of relTypes) {
     const field = `relationship_types.${key}`;
-    if (rt.name !== undefined && rt.name !== key) out.push(problem(`${field}.name`, 'invalid_definition', `name "${rt.name}" differs from its key "${key}"`));
-    out.push(...propertiesProblems(rt.properties, field, SCHEMA_LIMITS.propertiesPerRelationshipType, 'relationship type'));
+    if (rt.name !== undefined && rt.name !== key)
+      out.push(problem(`${field}.name`, 'invalid_definition', `name "${rt.name}" differs from its key "${key}"`));
+    out.push(
+      ...propertiesProblems(rt.properties, field, SCHEMA_LIMITS.propertiesPerRelationshipType, 'relationship type'),
+    );
   }
   return out;
 }

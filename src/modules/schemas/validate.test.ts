@@ -2,7 +2,12 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AppError } from '../../shared/errors.ts';
 import {
-  assertNodesMatchSchema, definitionProblems, unsafePattern, validateNodesAgainstSchema, valueProblem, type GraphSchemaDefinition,
+  assertNodesMatchSchema,
+  definitionProblems,
+  unsafePattern,
+  validateNodesAgainstSchema,
+  valueProblem,
+  type GraphSchemaDefinition,
 } from './validate.ts';
 
 const schema: GraphSchemaDefinition = {
@@ -24,24 +29,53 @@ const schema: GraphSchemaDefinition = {
         status: { type: 'string', required: true, default: 'new' },
       },
     },
-    Company: { name: 'Company', label: 'Company', properties: { name: { type: 'string' } }, required_properties: ['name'] },
+    Company: {
+      name: 'Company',
+      label: 'Company',
+      properties: { name: { type: 'string' } },
+      required_properties: ['name'],
+    },
   },
   relationship_types: {
     WORKS_AT: {
-      name: 'WORKS_AT', label: 'Works at', allowed_source_types: ['Person'], allowed_target_types: ['Company'],
+      name: 'WORKS_AT',
+      label: 'Works at',
+      allowed_source_types: ['Person'],
+      allowed_target_types: ['Company'],
       properties: { since: { type: 'datetime', required: true } },
     },
   },
 };
 
-const ana = { id: 'p1', type: 'Person', properties: { name: 'Ana', email: 'ana@example.com', tier: 'gold', age: 41, score: 0.5, vip: true, tags: ['a'], born: '1984-02-03', extra: { k: 1 } } };
+const ana = {
+  id: 'p1',
+  type: 'Person',
+  properties: {
+    name: 'Ana',
+    email: 'ana@example.com',
+    tier: 'gold',
+    age: 41,
+    score: 0.5,
+    vip: true,
+    tags: ['a'],
+    born: '1984-02-03',
+    extra: { k: 1 },
+  },
+};
 const acme = { id: 'c1', type: 'Company', properties: { name: 'Acme' } };
 const worksAt = { source: 'p1', target: 'c1', type: 'WORKS_AT', properties: { since: '2020-01-01T09:00:00Z' } };
 const codes = (ps: { field: string; code: string }[]) => ps.map((p) => `${p.field} ${p.code}`);
 
 describe('validateNodesAgainstSchema', () => {
   it('accepts nodes and relationships that fit (undeclared properties allowed, defaults satisfy required)', () => {
-    assert.deepEqual(validateNodesAgainstSchema(schema, [{ ...ana, properties: { ...ana.properties, nickname: 'A' } }, acme], [worksAt]), []);
+    assert.deepEqual(
+      validateNodesAgainstSchema(
+        schema,
+        [{ ...ana, properties: { ...ana.properties, nickname: 'A' } }, acme],
+        [worksAt],
+      ),
+      [],
+    );
   });
 
   it('reports unknown node types (missing type too), unless listed as extra types', () => {
@@ -49,27 +83,54 @@ describe('validateNodesAgainstSchema', () => {
       'nodes.0.type unknown_node_type',
       'nodes.1.type unknown_node_type',
     ]);
-    assert.deepEqual(validateNodesAgainstSchema(schema, [{ id: 'x', type: 'Memory' }], [], { extraNodeTypes: ['Memory'] }), []);
+    assert.deepEqual(
+      validateNodesAgainstSchema(schema, [{ id: 'x', type: 'Memory' }], [], { extraNodeTypes: ['Memory'] }),
+      [],
+    );
   });
 
   it('reports missing required properties, from `required` and from `required_properties`', () => {
-    const ps = validateNodesAgainstSchema(schema, [{ id: 'p', type: 'Person', properties: { name: null } }, { id: 'c', type: 'Company' }]);
-    assert.deepEqual(codes(ps), ['nodes.0.properties.name missing_required_property', 'nodes.1.properties.name missing_required_property']);
+    const ps = validateNodesAgainstSchema(schema, [
+      { id: 'p', type: 'Person', properties: { name: null } },
+      { id: 'c', type: 'Company' },
+    ]);
+    assert.deepEqual(codes(ps), [
+      'nodes.0.properties.name missing_required_property',
+      'nodes.1.properties.name missing_required_property',
+    ]);
     assert.match(ps[0].message, /"name"/);
   });
 
   it('reports enum violations, for strings and for each array element', () => {
-    const ps = validateNodesAgainstSchema(schema, [{ id: 'p', type: 'Person', properties: { name: 'Ana', tier: 'platinum', tags: ['a', 'z'] } }]);
+    const ps = validateNodesAgainstSchema(schema, [
+      { id: 'p', type: 'Person', properties: { name: 'Ana', tier: 'platinum', tags: ['a', 'z'] } },
+    ]);
     assert.deepEqual(codes(ps), ['nodes.0.properties.tier enum_violation', 'nodes.0.properties.tags enum_violation']);
     assert.match(ps[0].message, /"platinum" is not one of/);
     assert.match(ps[1].message, /"z"/);
   });
 
   it('reports a wrong type for every property type', () => {
-    const props = { name: 7, email: false, tier: ['gold'], age: 4.5, score: '0.5', vip: 'true', tags: 'a', born: 'yesterday', extra: [1] };
+    const props = {
+      name: 7,
+      email: false,
+      tier: ['gold'],
+      age: 4.5,
+      score: '0.5',
+      vip: 'true',
+      tags: 'a',
+      born: 'yesterday',
+      extra: [1],
+    };
     const ps = validateNodesAgainstSchema(schema, [{ id: 'p', type: 'Person', properties: props }]);
-    assert.deepEqual(ps.map((p) => p.field.split('.').pop()), Object.keys(props));
-    assert.ok(ps.every((p) => p.code === 'wrong_property_type'), JSON.stringify(ps));
+    assert.deepEqual(
+      ps.map((p) => p.field.split('.').pop()),
+      Object.keys(props),
+    );
+    assert.ok(
+      ps.every((p) => p.code === 'wrong_property_type'),
+      JSON.stringify(ps),
+    );
     assert.match(ps.find((p) => p.field.endsWith('.age'))!.message, /Expected integer, got number/);
   });
 
@@ -79,16 +140,23 @@ describe('validateNodesAgainstSchema', () => {
       { id: 'q', type: 'Person', properties: { name: 'x'.repeat(41), age: -1 } },
     ]);
     assert.deepEqual(codes(ps), [
-      'nodes.0.properties.name out_of_range', 'nodes.0.properties.email pattern_mismatch', 'nodes.0.properties.age out_of_range',
-      'nodes.1.properties.name out_of_range', 'nodes.1.properties.age out_of_range',
+      'nodes.0.properties.name out_of_range',
+      'nodes.0.properties.email pattern_mismatch',
+      'nodes.0.properties.age out_of_range',
+      'nodes.1.properties.name out_of_range',
+      'nodes.1.properties.age out_of_range',
     ]);
   });
 
   it('reports relationship types not in the schema and endpoints of the wrong type', () => {
-    const ps = validateNodesAgainstSchema(schema, [ana, acme], [
-      { source: 'p1', target: 'c1', type: 'OWNS' },
-      { source: 'c1', target: 'p1', type: 'WORKS_AT', properties: { since: '2020-01-01' } },
-    ]);
+    const ps = validateNodesAgainstSchema(
+      schema,
+      [ana, acme],
+      [
+        { source: 'p1', target: 'c1', type: 'OWNS' },
+        { source: 'c1', target: 'p1', type: 'WORKS_AT', properties: { since: '2020-01-01' } },
+      ],
+    );
     assert.deepEqual(codes(ps), [
       'relationships.0.type unknown_relationship_type',
       'relationships.1.source invalid_relationship_source',
@@ -98,11 +166,15 @@ describe('validateNodesAgainstSchema', () => {
   });
 
   it('checks relationship properties, unknown node references and skips $this / $previous', () => {
-    const ps = validateNodesAgainstSchema(schema, [ana], [
-      { source: 'p1', target: 'ghost', type: 'WORKS_AT', properties: { since: 'soon' } },
-      { source: '$this', target: '$previous', type: 'WORKS_AT', properties: { since: '2021-05-01' } },
-      { target: 'p1', type: 'WORKS_AT' },
-    ]);
+    const ps = validateNodesAgainstSchema(
+      schema,
+      [ana],
+      [
+        { source: 'p1', target: 'ghost', type: 'WORKS_AT', properties: { since: 'soon' } },
+        { source: '$this', target: '$previous', type: 'WORKS_AT', properties: { since: '2021-05-01' } },
+        { target: 'p1', type: 'WORKS_AT' },
+      ],
+    );
     assert.deepEqual(codes(ps), [
       'relationships.0.target unknown_node_reference',
       'relationships.0.properties.since wrong_property_type',
@@ -117,17 +189,33 @@ describe('validateNodesAgainstSchema', () => {
     const ps = validateNodesAgainstSchema(
       schema,
       [{ id: 'p1', label: 'Person', properties: { name: 'Ana' } }],
-      [{ source_node_id: 'p1', target_node_id: 'c9', relationship_type: 'WORKS_AT', properties: { since: '2020-01-01' } }],
+      [
+        {
+          source_node_id: 'p1',
+          target_node_id: 'c9',
+          relationship_type: 'WORKS_AT',
+          properties: { since: '2020-01-01' },
+        },
+      ],
       { typeOfNode: (id) => existing.get(id) },
     );
     assert.deepEqual(ps, []);
   });
 
   it('reports under the given field paths', () => {
-    const ps = validateNodesAgainstSchema(schema, [{ id: 'x', type: 'Planet' }], [{ source: 'x', target: 'x', type: 'NOPE' }], {
-      nodesField: 'memory_policy.nodes', relationshipsField: 'memory_policy.relationships',
-    });
-    assert.deepEqual(codes(ps), ['memory_policy.nodes.0.type unknown_node_type', 'memory_policy.relationships.0.type unknown_relationship_type']);
+    const ps = validateNodesAgainstSchema(
+      schema,
+      [{ id: 'x', type: 'Planet' }],
+      [{ source: 'x', target: 'x', type: 'NOPE' }],
+      {
+        nodesField: 'memory_policy.nodes',
+        relationshipsField: 'memory_policy.relationships',
+      },
+    );
+    assert.deepEqual(codes(ps), [
+      'memory_policy.nodes.0.type unknown_node_type',
+      'memory_policy.relationships.0.type unknown_relationship_type',
+    ]);
   });
 });
 
@@ -136,32 +224,58 @@ describe('assertNodesMatchSchema', () => {
     assertNodesMatchSchema(schema, [ana, acme], [worksAt]);
     const err = (() => {
       try {
-        assertNodesMatchSchema(schema, [{ id: 'p', type: 'Person', properties: { tier: 'x' } }], [], { location: 'memory' });
+        assertNodesMatchSchema(schema, [{ id: 'p', type: 'Person', properties: { tier: 'x' } }], [], {
+          location: 'memory',
+        });
       } catch (e) {
         return e;
       }
     })();
     assert.ok(err instanceof AppError);
     assert.equal(err.code, 422);
-    assert.match(err.message, /^The graph does not match schema crm: nodes\.0\.properties\.name: Required property "name" is missing \(and 1 more\)$/);
-    assert.deepEqual((err.details as any).issues.map((i: any) => [i.location, i.field, i.code]), [
-      ['memory', 'nodes.0.properties.name', 'missing_required_property'],
-      ['memory', 'nodes.0.properties.tier', 'enum_violation'],
-    ]);
+    assert.match(
+      err.message,
+      /^The graph does not match schema crm: nodes\.0\.properties\.name: Required property "name" is missing \(and 1 more\)$/,
+    );
+    assert.deepEqual(
+      (err.details as any).issues.map((i: any) => [i.location, i.field, i.code]),
+      [
+        ['memory', 'nodes.0.properties.name', 'missing_required_property'],
+        ['memory', 'nodes.0.properties.tier', 'enum_violation'],
+      ],
+    );
   });
 });
 
 describe('definitionProblems and helpers', () => {
   const t = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`T${i}`, {}]));
   it('enforces the four limits exactly at their boundaries', () => {
-    const rels = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`R${i}`, { allowed_source_types: ['T0'], allowed_target_types: ['T0'] }]));
-    const props = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${i}`, { type: 'string' as const }]));
-    const enums = (n: number) => ({ tier: { type: 'string' as const, enum_values: Array.from({ length: n }, (_, i) => `v${i}`) } });
-    assert.deepEqual(definitionProblems({ node_types: { ...t(9), Big: { properties: props(10) }, }, relationship_types: rels(20) }), []);
+    const rels = (n: number) =>
+      Object.fromEntries(
+        Array.from({ length: n }, (_, i) => [`R${i}`, { allowed_source_types: ['T0'], allowed_target_types: ['T0'] }]),
+      );
+    const props = (n: number) =>
+      Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${i}`, { type: 'string' as const }]));
+    const enums = (n: number) => ({
+      tier: { type: 'string' as const, enum_values: Array.from({ length: n }, (_, i) => `v${i}`) },
+    });
+    assert.deepEqual(
+      definitionProblems({ node_types: { ...t(9), Big: { properties: props(10) } }, relationship_types: rels(20) }),
+      [],
+    );
     assert.deepEqual(definitionProblems({ node_types: { E: { properties: enums(15) } }, relationship_types: {} }), []);
-    assert.deepEqual(codes(definitionProblems({ node_types: t(11), relationship_types: rels(21) })), ['node_types limit_exceeded', 'relationship_types limit_exceeded']);
-    assert.deepEqual(codes(definitionProblems({ node_types: { P: { properties: props(11) } }, relationship_types: {} })), ['node_types.P.properties limit_exceeded']);
-    assert.deepEqual(codes(definitionProblems({ node_types: { P: { properties: enums(16) } }, relationship_types: {} })), ['node_types.P.properties.tier.enum_values limit_exceeded']);
+    assert.deepEqual(codes(definitionProblems({ node_types: t(11), relationship_types: rels(21) })), [
+      'node_types limit_exceeded',
+      'relationship_types limit_exceeded',
+    ]);
+    assert.deepEqual(
+      codes(definitionProblems({ node_types: { P: { properties: props(11) } }, relationship_types: {} })),
+      ['node_types.P.properties limit_exceeded'],
+    );
+    assert.deepEqual(
+      codes(definitionProblems({ node_types: { P: { properties: enums(16) } }, relationship_types: {} })),
+      ['node_types.P.properties.tier.enum_values limit_exceeded'],
+    );
   });
 
   it('reports definitions that contradict themselves', () => {
@@ -169,12 +283,23 @@ describe('definitionProblems and helpers', () => {
       node_types: {
         P: {
           name: 'Q',
-          properties: { a: { type: 'integer', default: 'x' }, b: { type: 'string', min_length: 3, max_length: 1 }, c: { type: 'string', enum_values: ['x', ''] } },
+          properties: {
+            a: { type: 'integer', default: 'x' },
+            b: { type: 'string', min_length: 3, max_length: 1 },
+            c: { type: 'string', enum_values: ['x', ''] },
+          },
           required_properties: ['zz'],
           unique_identifiers: ['a', 'yy'],
         },
       },
-      relationship_types: { R: { name: 'S', allowed_source_types: ['P'], allowed_target_types: ['P'], properties: { w: { type: 'float', min_value: 2, max_value: 1 } } } },
+      relationship_types: {
+        R: {
+          name: 'S',
+          allowed_source_types: ['P'],
+          allowed_target_types: ['P'],
+          properties: { w: { type: 'float', min_value: 2, max_value: 1 } },
+        },
+      },
     });
     assert.deepEqual(codes(ps), [
       'node_types.P.name invalid_definition',
@@ -189,8 +314,10 @@ describe('definitionProblems and helpers', () => {
   });
 
   it('refuses patterns that backtrack catastrophically and keeps ordinary ones', () => {
-    for (const p of ['(a+)+$', '(a|aa)*b', '(\\w*)*', '((ab)*)+', '(x+x+)+y', '(a)\\1', '(?<n>a+)+']) assert.equal(unsafePattern(p), true, p);
-    for (const p of ['^[A-Z]{2}-\\d+$', '^(foo|bar)$', '^(?:ab)+$', '[(a+)+]', '^\\(\\d+\\)+$', '^[^@\\s]+@[^@\\s]+$']) assert.equal(unsafePattern(p), false, p);
+    for (const p of ['(a+)+$', '(a|aa)*b', '(\\w*)*', '((ab)*)+', '(x+x+)+y', '(a)\\1', '(?<n>a+)+'])
+      assert.equal(unsafePattern(p), true, p);
+    for (const p of ['^[A-Z]{2}-\\d+$', '^(foo|bar)$', '^(?:ab)+$', '[(a+)+]', '^\\(\\d+\\)+$', '^[^@\\s]+@[^@\\s]+$'])
+      assert.equal(unsafePattern(p), false, p);
   });
 
   it('valueProblem checks type before enum, and compares enums as text', () => {

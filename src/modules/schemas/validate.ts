@@ -53,7 +53,9 @@ function propertyValueProblems(
     const v = props?.[name];
     if (v === undefined || v === null) {
       if ((def.required || required.includes(name)) && def.default === undefined) {
-        out.push(problem(`${field}.properties.${name}`, 'missing_required_property', `Required property "${name}" is missing`));
+        out.push(
+          problem(`${field}.properties.${name}`, 'missing_required_property', `Required property "${name}" is missing`),
+        );
       }
       continue;
     }
@@ -87,7 +89,14 @@ export function validateNodesAgainstSchema(
     if (type && n.id) typeById.set(n.id, type);
     const def = type ? schema.node_types[type] : undefined;
     if (!def) {
-      if (!type || !extra.has(type)) out.push(problem(`${nf}.${i}.type`, 'unknown_node_type', `Node type ${JSON.stringify(type ?? null)} is not in the schema`));
+      if (!type || !extra.has(type))
+        out.push(
+          problem(
+            `${nf}.${i}.type`,
+            'unknown_node_type',
+            `Node type ${JSON.stringify(type ?? null)} is not in the schema`,
+          ),
+        );
       return;
     }
     out.push(...propertyValueProblems(n.properties, def.properties, def.required_properties ?? [], `${nf}.${i}`));
@@ -96,7 +105,13 @@ export function validateNodesAgainstSchema(
     const type = r.type ?? r.relationship_type;
     const def = type ? schema.relationship_types[type] : undefined;
     if (!def) {
-      out.push(problem(`${rf}.${i}.type`, 'unknown_relationship_type', `Relationship type ${JSON.stringify(type ?? null)} is not in the schema`));
+      out.push(
+        problem(
+          `${rf}.${i}.type`,
+          'unknown_relationship_type',
+          `Relationship type ${JSON.stringify(type ?? null)} is not in the schema`,
+        ),
+      );
       return;
     }
     const ends = [
@@ -106,8 +121,22 @@ export function validateNodesAgainstSchema(
     for (const [end, ref, allowed, code] of ends) {
       if (typeof ref === 'string' && ref.startsWith('$')) continue;
       const endType = ref ? (typeById.get(ref) ?? opts.typeOfNode?.(ref)) : undefined;
-      if (!endType) out.push(problem(`${rf}.${i}.${end}`, 'unknown_node_reference', ref ? `No node with id ${JSON.stringify(ref)}` : `The relationship has no ${end}`));
-      else if (!allowed.includes(endType)) out.push(problem(`${rf}.${i}.${end}`, code, `${type} does not allow a ${endType} ${end} (allowed: ${allowed.join(', ')})`));
+      if (!endType)
+        out.push(
+          problem(
+            `${rf}.${i}.${end}`,
+            'unknown_node_reference',
+            ref ? `No node with id ${JSON.stringify(ref)}` : `The relationship has no ${end}`,
+          ),
+        );
+      else if (!allowed.includes(endType))
+        out.push(
+          problem(
+            `${rf}.${i}.${end}`,
+            code,
+            `${type} does not allow a ${endType} ${end} (allowed: ${allowed.join(', ')})`,
+          ),
+        );
     }
     out.push(...propertyValueProblems(r.properties, def.properties, [], `${rf}.${i}`));
   });
@@ -118,7 +147,9 @@ export function validateNodesAgainstSchema(
 export function schemaProblemsError(what: string, problems: readonly SchemaProblem[], location = 'body'): AppError {
   const first = problems[0];
   const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
-  return unprocessable(`${what}: ${first.field}: ${first.message}${more}`, { issues: problems.map((p) => ({ location, ...p })) });
+  return unprocessable(`${what}: ${first.field}: ${first.message}${more}`, {
+    issues: problems.map((p) => ({ location, ...p })),
+  });
 }
 
 /** Throw a 422 (schemaProblemsError) unless the nodes and relationships fit the schema. */
@@ -129,5 +160,6 @@ export function assertNodesMatchSchema(
   opts: ValidateOptions & { location?: string } = {},
 ): void {
   const problems = validateNodesAgainstSchema(schema, nodes, relationships, opts);
-  if (problems.length) throw schemaProblemsError(`The graph does not match schema ${schema.id ?? ''}`.trim(), problems, opts.location);
+  if (problems.length)
+    throw schemaProblemsError(`The graph does not match schema ${schema.id ?? ''}`.trim(), problems, opts.location);
 }

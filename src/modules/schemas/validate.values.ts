@@ -8,9 +8,18 @@ import type { PropertyDefinition } from './schemas.schemas.ts';
 
 /** Machine-readable kind of a schema problem, reported as `details.issues[].code` in a 422. */
 export type SchemaProblemCode =
-  | 'limit_exceeded' | 'invalid_definition'
-  | 'unknown_node_type' | 'missing_required_property' | 'wrong_property_type' | 'enum_violation' | 'out_of_range' | 'pattern_mismatch'
-  | 'unknown_relationship_type' | 'invalid_relationship_source' | 'invalid_relationship_target' | 'unknown_node_reference';
+  | 'limit_exceeded'
+  | 'invalid_definition'
+  | 'unknown_node_type'
+  | 'missing_required_property'
+  | 'wrong_property_type'
+  | 'enum_violation'
+  | 'out_of_range'
+  | 'pattern_mismatch'
+  | 'unknown_relationship_type'
+  | 'invalid_relationship_source'
+  | 'invalid_relationship_target'
+  | 'unknown_node_reference';
 
 /** One thing wrong, named by its dotted field path (as in validation errors: `nodes.0.properties.status`). */
 export interface SchemaProblem {
@@ -20,7 +29,11 @@ export interface SchemaProblem {
 }
 
 /** One problem at a field path. */
-export const problem = (field: string, code: SchemaProblemCode, message: string): SchemaProblem => ({ field, code, message });
+export const problem = (field: string, code: SchemaProblemCode, message: string): SchemaProblem => ({
+  field,
+  code,
+  message,
+});
 
 const patterns = new Map<string, RegExp | null>();
 /**
@@ -82,13 +95,20 @@ const isPlainObject = (v: unknown) => typeof v === 'object' && v !== null && !Ar
 
 function typeMatches(type: PropertyDefinition['type'], v: unknown): boolean {
   switch (type) {
-    case 'string': return typeof v === 'string';
-    case 'integer': return Number.isInteger(v);
-    case 'float': return typeof v === 'number' && Number.isFinite(v);
-    case 'boolean': return typeof v === 'boolean';
-    case 'array': return Array.isArray(v);
-    case 'datetime': return typeof v === 'string' && ISO_DATE.test(v) && !Number.isNaN(Date.parse(v));
-    case 'object': return isPlainObject(v);
+    case 'string':
+      return typeof v === 'string';
+    case 'integer':
+      return Number.isInteger(v);
+    case 'float':
+      return typeof v === 'number' && Number.isFinite(v);
+    case 'boolean':
+      return typeof v === 'boolean';
+    case 'array':
+      return Array.isArray(v);
+    case 'datetime':
+      return typeof v === 'string' && ISO_DATE.test(v) && !Number.isNaN(Date.parse(v));
+    case 'object':
+      return isPlainObject(v);
   }
 }
 
@@ -97,21 +117,33 @@ function typeMatches(type: PropertyDefinition['type'], v: unknown): boolean {
  * (compared as text; each element of an array), length, range and pattern.
  */
 export function valueProblem(def: PropertyDefinition, v: unknown): { code: SchemaProblemCode; message: string } | null {
-  if (!typeMatches(def.type, v)) return { code: 'wrong_property_type', message: `Expected ${def.type}, got ${Array.isArray(v) ? 'array' : typeof v}` };
+  if (!typeMatches(def.type, v))
+    return {
+      code: 'wrong_property_type',
+      message: `Expected ${def.type}, got ${Array.isArray(v) ? 'array' : typeof v}`,
+    };
   if (def.enum_values && def.type !== 'object') {
     const bad = (Array.isArray(v) ? v : [v]).find((x) => !def.enum_values!.includes(String(x)));
-    if (bad !== undefined) return { code: 'enum_violation', message: `${JSON.stringify(bad)} is not one of ${JSON.stringify(def.enum_values)}` };
+    if (bad !== undefined)
+      return {
+        code: 'enum_violation',
+        message: `${JSON.stringify(bad)} is not one of ${JSON.stringify(def.enum_values)}`,
+      };
   }
   if (typeof v === 'string' && def.type === 'string') {
     const len = [...v].length;
-    if (def.min_length !== undefined && len < def.min_length) return { code: 'out_of_range', message: `Shorter than min_length ${def.min_length}` };
-    if (def.max_length !== undefined && len > def.max_length) return { code: 'out_of_range', message: `Longer than max_length ${def.max_length}` };
+    if (def.min_length !== undefined && len < def.min_length)
+      return { code: 'out_of_range', message: `Shorter than min_length ${def.min_length}` };
+    if (def.max_length !== undefined && len > def.max_length)
+      return { code: 'out_of_range', message: `Longer than max_length ${def.max_length}` };
     const re = def.pattern ? compiled(def.pattern) : null;
     if (re && !re.test(v)) return { code: 'pattern_mismatch', message: `Does not match pattern ${def.pattern}` };
   }
   if (typeof v === 'number') {
-    if (def.min_value !== undefined && v < def.min_value) return { code: 'out_of_range', message: `Below min_value ${def.min_value}` };
-    if (def.max_value !== undefined && v > def.max_value) return { code: 'out_of_range', message: `Above max_value ${def.max_value}` };
+    if (def.min_value !== undefined && v < def.min_value)
+      return { code: 'out_of_range', message: `Below min_value ${def.min_value}` };
+    if (def.max_value !== undefined && v > def.max_value)
+      return { code: 'out_of_range', message: `Above max_value ${def.max_value}` };
   }
   return null;
 }

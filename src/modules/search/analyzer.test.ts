@@ -3,7 +3,12 @@ import assert from 'node:assert/strict';
 import { analyze, queryTerms } from './analyzer.ts';
 
 it('lowercases, drops stop words and possessives, stems', () => {
-  assert.deepEqual(analyze("Caroline's support groups were RELAXING, weren't they?"), ['carolin', 'support', 'group', 'relax']);
+  assert.deepEqual(analyze("Caroline's support groups were RELAXING, weren't they?"), [
+    'carolin',
+    'support',
+    'group',
+    'relax',
+  ]);
 });
 
 it('keeps numbers and non-ASCII words', () => {

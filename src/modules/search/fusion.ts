@@ -15,7 +15,9 @@ export interface FusionWeights {
  * SciFact), while BM25-dominant score fusion improves on every single signal.
  * A list with one entry (or all-equal scores) normalises to 1 for its members.
  */
-export function fuse(lists: { scores: Ranked; weight: number; norm?: 'minmax' | 'max' }[]): { id: string; score: number; parts: number[] }[] {
+export function fuse(
+  lists: { scores: Ranked; weight: number; norm?: 'minmax' | 'max' }[],
+): { id: string; score: number; parts: number[] }[] {
   const total = new Map<string, { score: number; parts: number[] }>();
   lists.forEach(({ scores, weight, norm }, li) => {
     if (!scores.size || weight <= 0) return;
@@ -32,5 +34,7 @@ export function fuse(lists: { scores: Ranked; weight: number; norm?: 'minmax' | 
       total.set(id, entry);
     }
   });
-  return [...total.entries()].map(([id, v]) => ({ id, ...v })).sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+  return [...total.entries()]
+    .map(([id, v]) => ({ id, ...v }))
+    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
 }

@@ -23,20 +23,40 @@ const MAX_NODES = 80;
  * 1/2, each divided by log(2 + how many memories the node links) so frequent nodes count less
  * (hubs beyond MAX_DEGREE not at all). Only memories the search scope can read survive (SQL).
  */
-export async function graphSignal(db: Queryable, extractor: Extractor, scope: SearchScope, query: string, limit: number): Promise<Ranked> {
+export async function graphSignal(
+  db: Queryable,
+  extractor: Extractor,
+  scope: SearchScope,
+  query: string,
+  limit: number,
+): Promise<Ranked> {
   const extraction = await extractor.extract({ content: query });
-  const keys = [...new Set([...extraction.nodes.flatMap((n) => [n.name, ...n.mentions]), ...phrases(query)].map(canonicalKey).filter((k) => k.length > 1))];
+  const keys = [
+    ...new Set(
+      [...extraction.nodes.flatMap((n) => [n.name, ...n.mentions]), ...phrases(query)]
+        .map(canonicalKey)
+        .filter((k) => k.length > 1),
+    ),
+  ];
   const namespaceKey = scope.namespaceId ?? null;
   const matched = await matchNodes(db, scope.organizationId, namespaceKey, keys);
   if (!matched.length) return new Map();
-  const links = await graphLinks(db, matched.map((n) => n.id), { perSeed: PER_SEED, nodes: MAX_NODES, maxDegree: MAX_DEGREE });
+  const links = await graphLinks(
+    db,
+    matched.map((n) => n.id),
+    { perSeed: PER_SEED, nodes: MAX_NODES, maxDegree: MAX_DEGREE },
+  );
   const raw = new Map<string, number>();
   for (const l of links) {
     const w = 1 / (1 + l.depth) / Math.log(2 + l.degree);
     raw.set(l.memory_id, (raw.get(l.memory_id) ?? 0) + w);
   }
   const best = [...raw.entries()].sort((a, b) => b[1] - a[1]).slice(0, Math.max(limit * 3, 100));
-  const visible = await visibleMemories(db, scope, best.map(([id]) => id));
+  const visible = await visibleMemories(
+    db,
+    scope,
+    best.map(([id]) => id),
+  );
   return new Map(best.filter(([id]) => visible.has(id)).slice(0, limit));
 }
 
@@ -77,12 +97,21 @@ export async function graphContribution(
     const o = await overrideSignal(db, scope, body.search_override, limit);
     return { scores: o.scores, weight: 1, nodes: o.nodes };
   }
-  const scores = body.enable_agentic_graph && extractor && weight > 0 ? await graphSignal(db, extractor, scope, body.query, limit) : new Map<string, number>();
+  const scores =
+    body.enable_agentic_graph && extractor && weight > 0
+      ? await graphSignal(db, extractor, scope, body.query, limit)
+      : new Map<string, number>();
   return { scores, weight, nodes: null };
 }
 
 /** `data.nodes` of a search: the nodes linked to the returned memories, most linked first. */
-export async function resultNodes(db: Queryable, organizationId: string, memoryIds: string[], maxNodes: number, schemaId?: string) {
+export async function resultNodes(
+  db: Queryable,
+  organizationId: string,
+  memoryIds: string[],
+  maxNodes: number,
+  schemaId?: string,
+) {
   const rows = await nodesOfMemories(db, organizationId, memoryIds, maxNodes, schemaId);
   return rows.map((n) => nodeView(n));
 }
@@ -90,7 +119,9 @@ export async function resultNodes(db: Queryable, organizationId: string, memoryI
 /** A node as search responses show it; `only` keeps just those properties (and the id). */
 export function nodeView(n: NodeRow, only?: string[]) {
   const all: Record<string, unknown> = { id: n.id, name: n.name, ...n.properties };
-  const properties = only?.length ? Object.fromEntries(Object.entries(all).filter(([k]) => k === 'id' || only.includes(k))) : all;
+  const properties = only?.length
+    ? Object.fromEntries(Object.entries(all).filter(([k]) => k === 'id' || only.includes(k)))
+    : all;
   return { label: n.type, properties, schema_id: n.schema_id };
 }
 
@@ -101,14 +132,23 @@ export function nodeView(n: NodeRow, only?: string[]) {
  */
 export async function overrideSignal(db: Queryable, scope: SearchScope, o: SearchOverride, limit: number) {
   const rows = await overrideMatches(db, {
-    organizationId: scope.organizationId, namespaceKey: scope.namespaceId ?? null,
-    sourceLabel: o.pattern.source_label, relationshipType: o.pattern.relationship_type, targetLabel: o.pattern.target_label,
-    direction: o.pattern.direction, filters: o.filters ?? [],
+    organizationId: scope.organizationId,
+    namespaceKey: scope.namespaceId ?? null,
+    sourceLabel: o.pattern.source_label,
+    relationshipType: o.pattern.relationship_type,
+    targetLabel: o.pattern.target_label,
+    direction: o.pattern.direction,
+    filters: o.filters ?? [],
   });
   const raw = new Map<string, number>();
   for (const r of rows) raw.set(r.memory_id, (raw.get(r.memory_id) ?? 0) + 1);
   const visible = await visibleMemories(db, scope, [...raw.keys()]);
-  const scores: Ranked = new Map([...raw.entries()].filter(([id]) => visible.has(id)).sort((a, b) => b[1] - a[1]).slice(0, limit));
+  const scores: Ranked = new Map(
+    [...raw.entries()]
+      .filter(([id]) => visible.has(id))
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, limit),
+  );
   const nodes = new Map<string, NodeRow>();
   for (const r of rows) if (scores.has(r.memory_id)) for (const n of [r.source, r.target]) nodes.set(n.id, n);
   return { scores, nodes: [...nodes.values()].map((n) => nodeView(n, o.return_properties)) };

@@ -19,9 +19,17 @@ export async function countStaleVectors(db: Db, embedders: Embedders): Promise<R
  * change never mixes vector spaces: until a chunk is re-embedded, search (which filters
  * on the model id) simply does not see it in that signal. Idempotent and resumable.
  */
-export async function reembedStale(db: Db, embedders: Embedders, batch = 64, onProgress?: (done: number) => void): Promise<number> {
+export async function reembedStale(
+  db: Db,
+  embedders: Embedders,
+  batch = 64,
+  onProgress?: (done: number) => void,
+): Promise<number> {
   let done = 0;
-  for (const [slot, e] of [['embedding', embedders.primary], ['embedding2', embedders.secondary]] as const) {
+  for (const [slot, e] of [
+    ['embedding', embedders.primary],
+    ['embedding2', embedders.secondary],
+  ] as const) {
     if (!e) continue;
     for (;;) {
       const rows = await db.query<{ id: string; text: string }>(

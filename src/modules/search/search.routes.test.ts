@@ -16,20 +16,33 @@ for (const store of testStores) {
       t = await startApp(store);
       ns = await makeNamespace(t.db, t.orgId);
       const mems = [
-        { content: 'Priya loves climbing and goes bouldering every Tuesday.', metadata: { role: 'user', category: 'preference', customMetadata: { source: 'chat' } } },
+        {
+          content: 'Priya loves climbing and goes bouldering every Tuesday.',
+          metadata: { role: 'user', category: 'preference', customMetadata: { source: 'chat' } },
+        },
         { content: 'Priya is allergic to peanuts.', metadata: { role: 'user', category: 'facts', team: 'red' } },
         { content: 'I suggested a climbing gym near her office.', metadata: { role: 'assistant', category: 'skills' } },
-        { content: 'Quarterly report is due on Friday.', metadata: { role: 'user', category: 'task', customMetadata: { source: 'email' } } },
+        {
+          content: 'Quarterly report is due on Friday.',
+          metadata: { role: 'user', category: 'task', customMetadata: { source: 'email' } },
+        },
       ];
       for (const m of mems) await addMemory(t, { ...m, external_user_id: 'priya' });
-      for (let i = 0; i < 30; i++) await post(t, '/v1/memory/batch', { external_user_id: 'many', memories: [{ content: `Climbing log entry ${i}: routes and grades.` }] });
+      for (let i = 0; i < 30; i++)
+        await post(t, '/v1/memory/batch', {
+          external_user_id: 'many',
+          memories: [{ content: `Climbing log entry ${i}: routes and grades.` }],
+        });
       await addMemory(t, { content: 'Namespaced climbing memory.', external_user_id: 'priya', namespace_id: ns });
       await addMemory(t, { content: 'Someone else climbs too.', external_user_id: 'zoe' });
     });
     after(() => t.close());
 
     it('ranks the matching memory first, only for the user asked about', async () => {
-      const found = await searchContents(t, { query: 'Which sport does Priya enjoy climbing?', external_user_id: 'priya' });
+      const found = await searchContents(t, {
+        query: 'Which sport does Priya enjoy climbing?',
+        external_user_id: 'priya',
+      });
       assert.ok(found[0].includes('climbing') || found[0].includes('Climbing'), found.join(' | '));
       assert.ok(!found.some((c) => c.includes('Someone else')));
       const allergy = await searchContents(t, { query: 'peanut allergy', external_user_id: 'priya' });
@@ -37,7 +50,10 @@ for (const store of testStores) {
     });
 
     it('BM25 scores the same whether it reads the scope first or lets the planner choose (by the scope size limit)', async () => {
-      const [{ id: userId }] = await t.db.query("SELECT id FROM users WHERE organization_id = $1 AND external_id = 'many'", [t.orgId]);
+      const [{ id: userId }] = await t.db.query(
+        "SELECT id FROM users WHERE organization_id = $1 AND external_id = 'many'",
+        [t.orgId],
+      );
       const scope = { organizationId: t.orgId, namespaceId: null, userId, sharedIds: [], metadata: null };
       const terms = queryTerms('climbing routes grades entry');
       const planner = await bm25(t.db, scope, terms, 50, { k1: 0.9, b: 0.4 }, 0); // 30 chunks > 0: the planner's plan
@@ -67,8 +83,9 @@ for (const store of testStores) {
     });
 
     it('filters by metadata: role, category (fact = facts), any custom key, customMetadata', async () => {
-      const q = (metadata: object) => searchContents(t, { query: 'Priya climbing peanuts gym report', external_user_id: 'priya', metadata });
-      assert.deepEqual((await q({ role: 'assistant' })), ['I suggested a climbing gym near her office.']);
+      const q = (metadata: object) =>
+        searchContents(t, { query: 'Priya climbing peanuts gym report', external_user_id: 'priya', metadata });
+      assert.deepEqual(await q({ role: 'assistant' }), ['I suggested a climbing gym near her office.']);
       assert.deepEqual(await q({ category: 'fact' }), ['Priya is allergic to peanuts.']);
       assert.deepEqual(await q({ category: 'facts' }), ['Priya is allergic to peanuts.']);
       assert.deepEqual(await q({ team: 'red' }), ['Priya is allergic to peanuts.']);
@@ -76,7 +93,8 @@ for (const store of testStores) {
     });
 
     it('limits: max_memories (default 20), limit up to 200, and 422 beyond', async () => {
-      const many = (q: string, body: object = {}) => post(t, `/v1/memory/search${q}`, { query: 'climbing log routes', external_user_id: 'many', ...body });
+      const many = (q: string, body: object = {}) =>
+        post(t, `/v1/memory/search${q}`, { query: 'climbing log routes', external_user_id: 'many', ...body });
       assert.equal((await many('')).json().data.memories.length, 20);
       assert.equal((await many('?max_memories=5')).json().data.memories.length, 5);
       assert.equal((await many('', { limit: 25 })).json().data.memories.length, 25);
@@ -86,14 +104,30 @@ for (const store of testStores) {
     });
 
     it('namespace_id limits the search; a namespace key is confined to its namespace', async () => {
-      assert.deepEqual(await searchContents(t, { query: 'climbing', external_user_id: 'priya', namespace_id: ns }), ['Namespaced climbing memory.']);
+      assert.deepEqual(await searchContents(t, { query: 'climbing', external_user_id: 'priya', namespace_id: ns }), [
+        'Namespaced climbing memory.',
+      ]);
       const { key } = await makeKey(t.db, t.orgId, { namespaceId: ns, permissions: ['read'] });
-      assert.deepEqual(await searchContents(t, { query: 'climbing', external_user_id: 'priya' }, '', key), ['Namespaced climbing memory.']);
-      assertEnvelope(await post(t, '/v1/memory/search', { query: 'climbing', external_user_id: 'priya', namespace_id: 'other' }, key), 403);
+      assert.deepEqual(await searchContents(t, { query: 'climbing', external_user_id: 'priya' }, '', key), [
+        'Namespaced climbing memory.',
+      ]);
+      assertEnvelope(
+        await post(
+          t,
+          '/v1/memory/search',
+          { query: 'climbing', external_user_id: 'priya', namespace_id: 'other' },
+          key,
+        ),
+        403,
+      );
     });
 
     it('no match is 200 with empty lists; empty query and unknown users behave', async () => {
-      const none = await post(t, '/v1/memory/search', { query: 'xylophone quantum', external_user_id: 'priya', metadata: { category: 'goal' } });
+      const none = await post(t, '/v1/memory/search', {
+        query: 'xylophone quantum',
+        external_user_id: 'priya',
+        metadata: { category: 'goal' },
+      });
       assert.equal(none.statusCode, 200);
       assert.deepEqual(none.json().data, { memories: [], nodes: [] });
       assertEnvelope(await post(t, '/v1/memory/search', { query: '   ', external_user_id: 'priya' }), 422);
@@ -102,14 +136,39 @@ for (const store of testStores) {
     });
 
     it('reranking: provider none works, others are a clear 422; rank_results conflicts are 422', async () => {
-      assert.ok((await searchContents(t, { query: 'climbing', external_user_id: 'priya', reranking_config: { reranking_enabled: true, reranking_provider: 'none' } })).length > 0);
-      const e = assertEnvelope(await post(t, '/v1/memory/search', { query: 'climbing', external_user_id: 'priya', reranking_config: { reranking_enabled: true, reranking_provider: 'cohere' } }), 422);
+      assert.ok(
+        (
+          await searchContents(t, {
+            query: 'climbing',
+            external_user_id: 'priya',
+            reranking_config: { reranking_enabled: true, reranking_provider: 'none' },
+          })
+        ).length > 0,
+      );
+      const e = assertEnvelope(
+        await post(t, '/v1/memory/search', {
+          query: 'climbing',
+          external_user_id: 'priya',
+          reranking_config: { reranking_enabled: true, reranking_provider: 'cohere' },
+        }),
+        422,
+      );
       assert.match(e.error, /cohere/);
-      assertEnvelope(await post(t, '/v1/memory/search', { query: 'c', rank_results: false, reranking_config: { reranking_provider: 'none' } }), 422);
+      assertEnvelope(
+        await post(t, '/v1/memory/search', {
+          query: 'c',
+          rank_results: false,
+          reranking_config: { reranking_provider: 'none' },
+        }),
+        422,
+      );
     });
 
     it('response_format=toon answers text/plain TOON with X-Content-Format', async () => {
-      const res = await post(t, '/v1/memory/search?response_format=toon', { query: 'peanut allergy', external_user_id: 'priya' });
+      const res = await post(t, '/v1/memory/search?response_format=toon', {
+        query: 'peanut allergy',
+        external_user_id: 'priya',
+      });
       assert.equal(res.statusCode, 200);
       assert.match(String(res.headers['content-type']), /^text\/plain/);
       assert.equal(res.headers['x-content-format'], 'toon');
@@ -119,17 +178,34 @@ for (const store of testStores) {
     });
 
     it('a turn next to the matching one in the same session comes along (conversation context)', async () => {
-      const turns = ['Did you ever get a pet?', 'Yes! We adopted a rescue greyhound named Biscuit last spring.', 'Unrelated chat about the weather today.'];
+      const turns = [
+        'Did you ever get a pet?',
+        'Yes! We adopted a rescue greyhound named Biscuit last spring.',
+        'Unrelated chat about the weather today.',
+      ];
       for (const [i, content] of turns.entries()) {
-        await addMemory(t, { content, external_user_id: 'ctx', metadata: { sessionId: 's1', createdAt: `2024-03-01T10:0${i}:00Z` } });
+        await addMemory(t, {
+          content,
+          external_user_id: 'ctx',
+          metadata: { sessionId: 's1', createdAt: `2024-03-01T10:0${i}:00Z` },
+        });
       }
-      for (let i = 0; i < 5; i++) await addMemory(t, { content: `Filler memory ${i} about gardening.`, external_user_id: 'ctx', metadata: { sessionId: 's2', createdAt: `2024-03-02T10:0${i}:00Z` } });
+      for (let i = 0; i < 5; i++)
+        await addMemory(t, {
+          content: `Filler memory ${i} about gardening.`,
+          external_user_id: 'ctx',
+          metadata: { sessionId: 's2', createdAt: `2024-03-02T10:0${i}:00Z` },
+        });
       const found = await searchContents(t, { query: 'pet', external_user_id: 'ctx' }, '?max_memories=2');
-      assert.deepEqual(found, ['Did you ever get a pet?', 'Yes! We adopted a rescue greyhound named Biscuit last spring.']);
+      assert.deepEqual(found, [
+        'Did you ever get a pet?',
+        'Yes! We adopted a rescue greyhound named Biscuit last spring.',
+      ]);
     });
 
     it('user_id (deprecated, internal) wins over external_user_id', async () => {
-      const zoe = (await post(t, '/v1/memory/search', { query: 'climbs', external_user_id: 'zoe' })).json().data.memories[0];
+      const zoe = (await post(t, '/v1/memory/search', { query: 'climbs', external_user_id: 'zoe' })).json().data
+        .memories[0];
       const found = await searchContents(t, { query: 'climbs', user_id: zoe.user_id, external_user_id: 'priya' });
       assert.deepEqual(found, ['Someone else climbs too.']);
     });

@@ -2,7 +2,17 @@ import { z } from 'zod';
 import { aclConfig, memoryMetadata } from '../memories/memories.schemas.ts';
 import { memoryObject } from '../memories/memory-object.ts';
 
-const PROVIDERS = ['none', 'ranker_a', 'ranker_b', 'svc_enhanced', 'svc_max', 'cohere', 'openai', 'papr_enhanced', 'papr_max'] as const;
+const PROVIDERS = [
+  'none',
+  'ranker_a',
+  'ranker_b',
+  'svc_enhanced',
+  'svc_max',
+  'cohere',
+  'openai',
+  'papr_enhanced',
+  'papr_max',
+] as const;
 
 export const rerankingConfig = z.looseObject({
   reranking_enabled: z.boolean().optional(),
@@ -30,13 +40,22 @@ export const searchOverride = z.object({
     target_label: label,
     direction: z.enum(['->', '<-', '-']).default('->').describe('-> source to target, <- target to source, - either'),
   }),
-  filters: z.array(z.object({
-    node_type: label,
-    property_name: z.string().min(1).max(100),
-    operator: z.enum(['CONTAINS', 'EQUALS', 'STARTS_WITH', 'IN']),
-    value: z.union([z.string().max(1000), z.array(z.string().max(1000)).max(100), z.number(), z.boolean()]),
-  })).max(20).optional(),
-  return_properties: z.array(z.string().min(1).max(100)).max(50).optional().describe('Node properties to return (default all)'),
+  filters: z
+    .array(
+      z.object({
+        node_type: label,
+        property_name: z.string().min(1).max(100),
+        operator: z.enum(['CONTAINS', 'EQUALS', 'STARTS_WITH', 'IN']),
+        value: z.union([z.string().max(1000), z.array(z.string().max(1000)).max(100), z.number(), z.boolean()]),
+      }),
+    )
+    .max(20)
+    .optional(),
+  return_properties: z
+    .array(z.string().min(1).max(100))
+    .max(50)
+    .optional()
+    .describe('Node properties to return (default all)'),
 });
 export type SearchOverride = z.infer<typeof searchOverride>;
 
@@ -48,7 +67,9 @@ export const searchBody = z.object({
   organization_id: z.string().max(512).optional(),
   namespace_id: z.string().max(512).optional(),
   schema_id: z.string().max(512).optional(),
-  metadata: memoryMetadata.optional().describe('Filter: every given key must match (custom keys and customMetadata too)'),
+  metadata: memoryMetadata
+    .optional()
+    .describe('Filter: every given key must match (custom keys and customMetadata too)'),
   search_acl: aclConfig.optional(),
   search_override: searchOverride.optional(),
   omo_filter: omoFilter.optional(),
@@ -66,12 +87,22 @@ export const searchQuery = z.object({
   response_format: z.enum(['json', 'toon']).default('json'),
 });
 
-export const graphNode = z.object({ label: z.string(), properties: z.record(z.string(), z.unknown()), schema_id: z.string().nullable().optional() });
+export const graphNode = z.object({
+  label: z.string(),
+  properties: z.record(z.string(), z.unknown()),
+  schema_id: z.string().nullable().optional(),
+});
 
 export const searchResponse = z.object({
   code: z.number().int(),
   status: z.string(),
-  data: z.object({ memories: z.array(memoryObject), nodes: z.array(graphNode), schemas_used: z.array(z.string()).optional() }).nullable(),
+  data: z
+    .object({
+      memories: z.array(memoryObject),
+      nodes: z.array(graphNode),
+      schemas_used: z.array(z.string()).optional(),
+    })
+    .nullable(),
   error: z.string().nullable().optional(),
   details: z.unknown().optional(),
   search_id: z.string().optional(),

@@ -12,7 +12,15 @@ import { findUserByExternalId, getUser } from '../users/users.store.ts';
 import { queryTerms } from './analyzer.ts';
 import { fuse, type FusionWeights } from './fusion.ts';
 import type { SearchBody } from './search.schemas.ts';
-import { bm25, hasSessions, logQuery, sessionNeighbours, sharedWith, type Bm25Params, type SearchScope } from './search.store.ts';
+import {
+  bm25,
+  hasSessions,
+  logQuery,
+  sessionNeighbours,
+  sharedWith,
+  type Bm25Params,
+  type SearchScope,
+} from './search.store.ts';
 import { nearest } from './dense.store.ts';
 import { withNeighbourContext } from './context.ts';
 import { graphContribution, resultNodes } from './graph-signal.ts';
@@ -42,17 +50,38 @@ export interface SearchResult {
   schemas_used?: string[];
 }
 
-const RERANKERS_LATER = new Set(['ranker_a', 'ranker_b', 'svc_enhanced', 'svc_max', 'cohere', 'openai', 'papr_enhanced', 'papr_max']);
+const RERANKERS_LATER = new Set([
+  'ranker_a',
+  'ranker_b',
+  'svc_enhanced',
+  'svc_max',
+  'cohere',
+  'openai',
+  'papr_enhanced',
+  'papr_max',
+]);
 
 /** Reranking: only `none` (the fused order) exists yet; anything else is a clear 422. */
 function checkReranking(body: SearchBody): void {
   const rc = body.reranking_config;
   if (body.rank_results !== undefined && rc) {
-    throw unprocessable('Conflicting fields: reranking_config and deprecated rank_results; send only reranking_config', { fields: ['reranking_config', 'rank_results'] });
+    throw unprocessable(
+      'Conflicting fields: reranking_config and deprecated rank_results; send only reranking_config',
+      { fields: ['reranking_config', 'rank_results'] },
+    );
   }
-  const provider = rc ? (rc.reranking_enabled === false ? 'none' : (rc.reranking_provider ?? (rc.reranking_enabled ? 'ranker_a' : 'none'))) : body.rank_results ? 'ranker_a' : 'none';
+  const provider = rc
+    ? rc.reranking_enabled === false
+      ? 'none'
+      : (rc.reranking_provider ?? (rc.reranking_enabled ? 'ranker_a' : 'none'))
+    : body.rank_results
+      ? 'ranker_a'
+      : 'none';
   if (RERANKERS_LATER.has(provider)) {
-    throw unprocessable(`Reranking provider "${provider}" is not available in this deployment; use reranking_provider "none"`, { field: 'reranking_config.reranking_provider' });
+    throw unprocessable(
+      `Reranking provider "${provider}" is not available in this deployment; use reranking_provider "none"`,
+      { field: 'reranking_config.reranking_provider' },
+    );
   }
 }
 
@@ -92,12 +121,25 @@ export function createSearchService(deps: SearchDeps) {
     if (user) entities.push(`user:${user.id}`);
     if (externalId) entities.push(`external_user:${externalId}`);
     if (namespaceId) entities.push(`namespace:${namespaceId}`);
-    const sharedIds = await sharedWith(db, { organizationId: actor.organizationId, namespaceId, entities, ownerId: user?.id ?? null });
+    const sharedIds = await sharedWith(db, {
+      organizationId: actor.organizationId,
+      namespaceId,
+      entities,
+      ownerId: user?.id ?? null,
+    });
     if (!user && !sharedIds.length) return null;
     const metadata = body.metadata ? { ...body.metadata } : null;
     if (metadata?.category !== undefined) metadata.category = canonicalCategory(metadata.category) as string;
     const requireReaders = body.search_acl?.read?.map(normaliseAclEntry) ?? null;
-    return { organizationId: actor.organizationId, namespaceId, userId: user?.id ?? null, sharedIds, metadata, requireReaders, safety: body.omo_filter ?? null };
+    return {
+      organizationId: actor.organizationId,
+      namespaceId,
+      userId: user?.id ?? null,
+      sharedIds,
+      metadata,
+      requireReaders,
+      safety: body.omo_filter ?? null,
+    };
   }
 
   return {
@@ -126,16 +168,22 @@ export function createSearchService(deps: SearchDeps) {
         // Session neighbours are not re-checked against memory-level filters, so expand only without
         // them. Whether the user has sessions at all is asked now, beside the other signals, so a
         // user without any skips the neighbour lookup (a round trip after the embedding).
-        const expand = deps.neighbourWeight > 0 && !scope.metadata && !scope.requireReaders?.length && !scope.safety && scope.userId
-          ? settled(hasSessions(db, scope.organizationId, scope.userId)) : null;
+        const expand =
+          deps.neighbourWeight > 0 && !scope.metadata && !scope.requireReaders?.length && !scope.safety && scope.userId
+            ? settled(hasSessions(db, scope.organizationId, scope.userId))
+            : null;
         // While the query embedding runs (its own thread, ~10 ms), the lexical and secondary
         // signals run one after the other on one connection: side by side they would take the
         // core the embedding needs (2 cores here: the embedding slowed from ~10 to ~13 ms).
         const others = (async () => {
-          const lexical = deps.weights.bm25 > 0 ? await bm25(db, scope, queryTerms(body.query), n, deps.bm25) : new Map<string, number>();
-          const dense2 = secondary && deps.weights.dense2 > 0
-            ? await nearest(db, scope, 'embedding2', secondary.id, (await secondary.embed([body.query]))[0], n)
-            : new Map<string, number>();
+          const lexical =
+            deps.weights.bm25 > 0
+              ? await bm25(db, scope, queryTerms(body.query), n, deps.bm25)
+              : new Map<string, number>();
+          const dense2 =
+            secondary && deps.weights.dense2 > 0
+              ? await nearest(db, scope, 'embedding2', secondary.id, (await secondary.embed([body.query]))[0], n)
+              : new Map<string, number>();
           return { lexical, dense2 };
         })();
         const [{ lexical, dense2 }, dense] = await Promise.all([
@@ -157,12 +205,17 @@ export function createSearchService(deps: SearchDeps) {
           const anchors = fused.slice(0, Math.max(limit, 50)).map((f) => f.id);
           scores = withNeighbourContext(scores, await sessionNeighbours(db, scope, anchors), deps.neighbourWeight);
         }
-        const topIds = [...scores.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, limit).map(([id]) => id);
+        const topIds = [...scores.entries()]
+          .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+          .slice(0, limit)
+          .map(([id]) => id);
         // The nodes of the results beside their rows (one round trip less on PostgreSQL): every
         // id here came from scoped queries, so the rows come back unless deleted meanwhile.
         const [rows, nodesOfTop] = await Promise.all([
           getMemories(db, scope, topIds),
-          !overrideNodes && topIds.length && maxNodes > 0 ? resultNodes(db, actor.organizationId, topIds, maxNodes, body.schema_id) : [],
+          !overrideNodes && topIds.length && maxNodes > 0
+            ? resultNodes(db, actor.organizationId, topIds, maxNodes, body.schema_id)
+            : [],
         ]);
         topNodes = nodesOfTop;
         memories = rows.map((row) => ({
@@ -174,14 +227,23 @@ export function createSearchService(deps: SearchDeps) {
       // schema_id keeps data.nodes to that user schema's nodes; schemas_used names the schemas shown.
       const nodes = overrideNodes
         ? overrideNodes.filter((x) => !body.schema_id || x.schema_id === body.schema_id).slice(0, maxNodes)
-        : memories.length ? topNodes : [];
+        : memories.length
+          ? topNodes
+          : [];
       const schemasUsed = [...new Set(nodes.map((n) => n.schema_id).filter((x): x is string => !!x))];
       // Written beside the reply, not before it: the caller does not wait for the log row.
       const logged = logQuery(db, {
-        id: searchId, organizationId: actor.organizationId, namespaceId: scope?.namespaceId ?? null, userId: scope?.userId ?? null,
-        apiKeyId: actor.apiKeyId, query: body.query, params: { limit, metadata: body.metadata ?? null }, resultCount: memories.length,
+        id: searchId,
+        organizationId: actor.organizationId,
+        namespaceId: scope?.namespaceId ?? null,
+        userId: scope?.userId ?? null,
+        apiKeyId: actor.apiKeyId,
+        query: body.query,
+        params: { limit, metadata: body.metadata ?? null },
+        resultCount: memories.length,
         latencyMs: performance.now() - t0,
-      }).catch((err) => deps.log?.error({ err, search_id: searchId }, 'writing the query log failed'))
+      })
+        .catch((err) => deps.log?.error({ err, search_id: searchId }, 'writing the query log failed'))
         .finally(() => logging.delete(logged));
       logging.add(logged);
       return { memories, nodes, search_id: searchId, ...(schemasUsed.length ? { schemas_used: schemasUsed } : {}) };

@@ -38,7 +38,10 @@ export async function sharedWith(
     params.push(r.namespaceId);
     where.push(`namespace_id = $${params.length}`);
   }
-  const rows = await db.query<{ id: string }>(`SELECT id FROM memories WHERE ${where.join(' AND ')} ORDER BY created_at DESC LIMIT $3`, params);
+  const rows = await db.query<{ id: string }>(
+    `SELECT id FROM memories WHERE ${where.join(' AND ')} ORDER BY created_at DESC LIMIT $3`,
+    params,
+  );
   return rows.map((x) => x.id);
 }
 
@@ -67,7 +70,10 @@ export function scopeWhere(scope: SearchScope, params: unknown[]): { join: strin
     memoryLevel.push(`m.acl_read @> $${params.length}::text[]`);
   }
   memoryLevel.push(...safetySql(scope.safety ?? undefined, params));
-  return { join: memoryLevel.length ? 'JOIN memories m ON m.id = c.memory_id' : '', where: [...where, ...memoryLevel].join(' AND ') };
+  return {
+    join: memoryLevel.length ? 'JOIN memories m ON m.id = c.memory_id' : '',
+    where: [...where, ...memoryLevel].join(' AND '),
+  };
 }
 
 /** Which of `ids` the scope can read (every filter of the search applies). */
@@ -102,7 +108,14 @@ export const SCOPE_FIRST_MAX_DOCS = 20_000;
  * scope's rows. For a scope holding much of the store the index wins. Both plans are in the
  * statement; the scope's N, counted first, lets exactly one of them run (a one-time filter).
  */
-export async function bm25(db: Queryable, scope: SearchScope, terms: string[], limit: number, p: Bm25Params, scopeFirstMax = SCOPE_FIRST_MAX_DOCS): Promise<Ranked> {
+export async function bm25(
+  db: Queryable,
+  scope: SearchScope,
+  terms: string[],
+  limit: number,
+  p: Bm25Params,
+  scopeFirstMax = SCOPE_FIRST_MAX_DOCS,
+): Promise<Ranked> {
   if (!terms.length) return new Map();
   const params: unknown[] = [terms, terms.map((t) => `'${t}'`).join(' | '), p.k1, p.b, limit];
   const { join, where } = scopeWhere(scope, params);
@@ -138,12 +151,32 @@ export async function bm25(db: Queryable, scope: SearchScope, terms: string[], l
 
 export async function logQuery(
   db: Queryable,
-  row: { id: string; organizationId: string; namespaceId: string | null; userId: string | null; apiKeyId: string | null; query: string; params: unknown; resultCount: number; latencyMs: number },
+  row: {
+    id: string;
+    organizationId: string;
+    namespaceId: string | null;
+    userId: string | null;
+    apiKeyId: string | null;
+    query: string;
+    params: unknown;
+    resultCount: number;
+    latencyMs: number;
+  },
 ): Promise<void> {
   await db.query(
     `INSERT INTO query_log (id, organization_id, namespace_id, user_id, api_key_id, query, params, result_count, latency_ms)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    [row.id, row.organizationId, row.namespaceId, row.userId, row.apiKeyId, row.query, JSON.stringify(row.params), row.resultCount, row.latencyMs],
+    [
+      row.id,
+      row.organizationId,
+      row.namespaceId,
+      row.userId,
+      row.apiKeyId,
+      row.query,
+      JSON.stringify(row.params),
+      row.resultCount,
+      row.latencyMs,
+    ],
   );
 }
 

@@ -17,10 +17,16 @@ for (const store of testStores) {
     function call(method: any, url: string, payload?: unknown, key = t.key) {
       return t.app.inject({ method, url, headers: { 'x-api-key': key }, payload: payload as any });
     }
-    const count = async (sql: string, params: unknown[]) => (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${sql}`, params))[0].n;
+    const count = async (sql: string, params: unknown[]) =>
+      (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${sql}`, params))[0].n;
 
     it('creates, gets, updates and lists users (UserResponse shape, filters, pages)', async () => {
-      const res = await call('POST', '/v1/user', { external_id: 'alice', email: 'alice@example.com', metadata: { plan: 'pro' }, type: 'agent' });
+      const res = await call('POST', '/v1/user', {
+        external_id: 'alice',
+        email: 'alice@example.com',
+        metadata: { plan: 'pro' },
+        type: 'agent',
+      });
       assert.equal(res.statusCode, 200, res.body);
       const u = res.json();
       assert.equal(u.code, 200);
@@ -32,12 +38,15 @@ for (const store of testStores) {
       assert.ok(!Number.isNaN(Date.parse(u.created_at)) && !Number.isNaN(Date.parse(u.updated_at)));
       assert.deepEqual((await call('GET', `/v1/user/${u.user_id}`)).json(), u);
 
-      const upd = (await call('PUT', `/v1/user/${u.user_id}`, { email: 'a@new.example', metadata: { plan: 'team' } })).json();
+      const upd = (
+        await call('PUT', `/v1/user/${u.user_id}`, { email: 'a@new.example', metadata: { plan: 'team' } })
+      ).json();
       assert.equal(upd.email, 'a@new.example');
       assert.deepEqual(upd.metadata, { plan: 'team' });
       assert.equal(upd.external_id, 'alice');
 
-      for (const ext of ['bob', 'carol', 'dave']) await call('POST', '/v1/user', { external_id: ext, email: `${ext}@example.com` });
+      for (const ext of ['bob', 'carol', 'dave'])
+        await call('POST', '/v1/user', { external_id: ext, email: `${ext}@example.com` });
       const byExt = (await call('GET', '/v1/user?external_id=carol')).json();
       assert.equal(byExt.total, 1);
       assert.equal(byExt.data[0].email, 'carol@example.com');
@@ -67,12 +76,17 @@ for (const store of testStores) {
     });
 
     it('batch: creates each user, reports duplicates in their slot (207), all failing is 400', async () => {
-      const res = await call('POST', '/v1/user/batch', { users: [{ external_id: 'b1' }, { external_id: 'b2', email: 'b2@example.com' }, { external_id: 'b1' }] });
+      const res = await call('POST', '/v1/user/batch', {
+        users: [{ external_id: 'b1' }, { external_id: 'b2', email: 'b2@example.com' }, { external_id: 'b1' }],
+      });
       assert.equal(res.statusCode, 207, res.body);
       const b = res.json();
       assert.equal(b.status, 'partial');
       assert.equal(b.total, 3);
-      assert.deepEqual(b.data.map((u: any) => u.status), ['success', 'success', 'error']);
+      assert.deepEqual(
+        b.data.map((u: any) => u.status),
+        ['success', 'success', 'error'],
+      );
       assert.equal(b.data[2].code, 400);
       assert.equal(b.data[2].details.user_id, b.data[0].user_id);
       assert.equal(b.data[1].email, 'b2@example.com');
@@ -80,7 +94,12 @@ for (const store of testStores) {
       assert.equal(all.statusCode, 400);
       assert.equal(all.json().status, 'error');
       assert.equal(all.json().data.length, 1);
-      const bad = await t.app.inject({ method: 'POST', url: '/v1/user/batch', headers: { 'x-api-key': t.key, 'content-type': 'application/json' }, payload: '{nope' });
+      const bad = await t.app.inject({
+        method: 'POST',
+        url: '/v1/user/batch',
+        headers: { 'x-api-key': t.key, 'content-type': 'application/json' },
+        payload: '{nope',
+      });
       assertEnvelope(bad, 400);
       assertEnvelope(await call('POST', '/v1/user/batch', { users: [] }), 422);
     });
@@ -92,7 +111,11 @@ for (const store of testStores) {
       await addMemory(t, { content: 'Gone one.', external_user_id: 'gone-user' });
       await addMemory(t, { content: 'Gone two.', external_user_id: 'gone-user', namespace_id: ns });
       const stays = await addMemory(t, { content: 'Stays.', external_user_id: 'stay-user' });
-      const elsewhere = await addMemory(t, { content: 'Same external id, other tenant.', external_user_id: 'gone-user' }, other.key);
+      const elsewhere = await addMemory(
+        t,
+        { content: 'Same external id, other tenant.', external_user_id: 'gone-user' },
+        other.key,
+      );
       assert.equal((await t.app.inject({ url: '/me', headers: { 'x-session-token': token } })).statusCode, 200);
 
       const res = await call('DELETE', '/v1/user/gone-user?is_external=true');
@@ -136,22 +159,55 @@ for (const store of testStores) {
     });
 
     describe('auth kit', () => {
-      const kit = (label: string, method: any, url: () => string, permission: any, payload?: () => unknown, otherTenant?: any) =>
-        authKit(() => t, { label, method, url, permission, payload, otherTenant });
-      kit('POST /v1/user', 'POST', () => '/v1/user', 'write', () => ({ external_id: `kit-${Math.random()}` }), async (res: any) => {
-        assert.equal(res.statusCode, 200, res.body);
-        assertEnvelope(await call('GET', `/v1/user/${res.json().user_id}`), 404);
-      });
-      kit('POST /v1/user/batch', 'POST', () => '/v1/user/batch', 'write', () => ({ users: [{ external_id: `kit-${Math.random()}` }] }), async (res: any) => {
-        assert.equal(res.statusCode, 200, res.body);
-        assertEnvelope(await call('GET', `/v1/user/${res.json().data[0].user_id}`), 404);
-      });
-      kit('GET /v1/user', 'GET', () => '/v1/user', 'read', undefined, (res: any) => {
-        assert.equal(res.statusCode, 200);
-        assert.ok(!res.json().data.some((u: any) => u.user_id === known));
-      });
+      const kit = (
+        label: string,
+        method: any,
+        url: () => string,
+        permission: any,
+        payload?: () => unknown,
+        otherTenant?: any,
+      ) => authKit(() => t, { label, method, url, permission, payload, otherTenant });
+      kit(
+        'POST /v1/user',
+        'POST',
+        () => '/v1/user',
+        'write',
+        () => ({ external_id: `kit-${Math.random()}` }),
+        async (res: any) => {
+          assert.equal(res.statusCode, 200, res.body);
+          assertEnvelope(await call('GET', `/v1/user/${res.json().user_id}`), 404);
+        },
+      );
+      kit(
+        'POST /v1/user/batch',
+        'POST',
+        () => '/v1/user/batch',
+        'write',
+        () => ({ users: [{ external_id: `kit-${Math.random()}` }] }),
+        async (res: any) => {
+          assert.equal(res.statusCode, 200, res.body);
+          assertEnvelope(await call('GET', `/v1/user/${res.json().data[0].user_id}`), 404);
+        },
+      );
+      kit(
+        'GET /v1/user',
+        'GET',
+        () => '/v1/user',
+        'read',
+        undefined,
+        (res: any) => {
+          assert.equal(res.statusCode, 200);
+          assert.ok(!res.json().data.some((u: any) => u.user_id === known));
+        },
+      );
       kit('GET /v1/user/:id', 'GET', () => `/v1/user/${known}`, 'read');
-      kit('PUT /v1/user/:id', 'PUT', () => `/v1/user/${known}`, 'write', () => ({ email: 'kit@example.com' }));
+      kit(
+        'PUT /v1/user/:id',
+        'PUT',
+        () => `/v1/user/${known}`,
+        'write',
+        () => ({ email: 'kit@example.com' }),
+      );
       kit('DELETE /v1/user/:id', 'DELETE', () => `/v1/user/${known}`, 'delete');
       kit('DELETE /v1/user', 'DELETE', () => '/v1/user?external_user_id=kit-user', 'delete');
     });

@@ -39,7 +39,12 @@ export const deleteUserQuery = z.object({
   namespace_id: z.string().max(200).optional().describe('Delete only the memories in this namespace; the user is kept'),
 });
 
-const envelope = { code: z.number().int(), status: z.string(), error: z.string().nullable(), details: z.unknown().nullable() };
+const envelope = {
+  code: z.number().int(),
+  status: z.string(),
+  error: z.string().nullable(),
+  details: z.unknown().nullable(),
+};
 
 /** UserResponse (client contract); also the element of batch and list results. */
 export const userResponse = z.object({

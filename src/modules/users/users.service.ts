@@ -6,13 +6,23 @@ import { deleteUserMemories } from '../memories/memories.store.ts';
 import { resolveWriteNamespace } from '../memories/ownership.ts';
 import type { CreateUserBody, UpdateUserBody, UserResponse } from './users.schemas.ts';
 import {
-  deleteUserRow, externalIdTaken, findUserByExternalId, getUser, insertUserIfAbsent, listUsers, updateUser, type UserRow,
+  deleteUserRow,
+  externalIdTaken,
+  findUserByExternalId,
+  getUser,
+  insertUserIfAbsent,
+  listUsers,
+  updateUser,
+  type UserRow,
 } from './users.store.ts';
 
 /** UserResponse (client contract) for a stored user. */
 export function toUserResponse(u: UserRow): UserResponse {
   return {
-    code: 200, status: 'success', error: null, details: null,
+    code: 200,
+    status: 'success',
+    error: null,
+    details: null,
     user_id: u.id,
     external_id: u.external_id,
     email: u.email,
@@ -23,9 +33,17 @@ export function toUserResponse(u: UserRow): UserResponse {
   };
 }
 
-const fields = (b: UpdateUserBody) => ({ externalId: b.external_id, email: b.email, metadata: b.metadata, type: b.type });
+const fields = (b: UpdateUserBody) => ({
+  externalId: b.external_id,
+  email: b.email,
+  metadata: b.metadata,
+  type: b.type,
+});
 const duplicate = (externalId: string, existing?: string) =>
-  badRequest(`A user with external_id "${externalId}" already exists`, { field: 'external_id', ...(existing ? { user_id: existing } : {}) });
+  badRequest(`A user with external_id "${externalId}" already exists`, {
+    field: 'external_id',
+    ...(existing ? { user_id: existing } : {}),
+  });
 
 /** Which user a delete names, and where. */
 export interface UserDeleteTarget {
@@ -43,17 +61,25 @@ export function createUsersService(db: Db) {
   async function find(actor: Actor, t: UserDeleteTarget): Promise<UserRow> {
     const byId = t.userId ? await getUser(db, actor.organizationId, t.userId) : undefined;
     if (t.userId && t.externalId && byId && byId.external_id !== t.externalId) {
-      throw unprocessable('Conflicting fields: user_id and external_user_id name different users', { fields: ['user_id', 'external_user_id'] });
+      throw unprocessable('Conflicting fields: user_id and external_user_id name different users', {
+        fields: ['user_id', 'external_user_id'],
+      });
     }
-    const user = t.userId ? byId : t.externalId ? await findUserByExternalId(db, actor.organizationId, t.externalId) : undefined;
-    if (!t.userId && !t.externalId) throw unprocessable('Name the user: user_id or external_user_id', { fields: ['user_id', 'external_user_id'] });
+    const user = t.userId
+      ? byId
+      : t.externalId
+        ? await findUserByExternalId(db, actor.organizationId, t.externalId)
+        : undefined;
+    if (!t.userId && !t.externalId)
+      throw unprocessable('Name the user: user_id or external_user_id', { fields: ['user_id', 'external_user_id'] });
     if (!user) throw notFound(`User ${t.userId ?? t.externalId}`);
     return user;
   }
 
   async function createOne(actor: Actor, body: CreateUserBody): Promise<UserRow> {
     const row = await insertUserIfAbsent(db, actor.organizationId, { ...fields(body), externalId: body.external_id });
-    if (!row) throw duplicate(body.external_id, (await findUserByExternalId(db, actor.organizationId, body.external_id))?.id);
+    if (!row)
+      throw duplicate(body.external_id, (await findUserByExternalId(db, actor.organizationId, body.external_id))?.id);
     return row;
   }
 
@@ -72,7 +98,13 @@ export function createUsersService(db: Db) {
           out.push(toUserResponse(await createOne(actor, u)));
         } catch (err) {
           if (!(err instanceof AppError)) throw err;
-          out.push({ code: err.code, status: 'error', error: err.message, details: err.details, external_id: u.external_id });
+          out.push({
+            code: err.code,
+            status: 'error',
+            error: err.message,
+            details: err.details,
+            external_id: u.external_id,
+          });
         }
       }
       return out;
@@ -80,7 +112,13 @@ export function createUsersService(db: Db) {
 
     async list(actor: Actor, q: { page: number; page_size: number; external_id?: string; email?: string }) {
       requirePermission(actor, 'read');
-      const { rows, total } = await listUsers(db, actor.organizationId, { externalId: q.external_id, email: q.email }, q.page_size, (q.page - 1) * q.page_size);
+      const { rows, total } = await listUsers(
+        db,
+        actor.organizationId,
+        { externalId: q.external_id, email: q.email },
+        q.page_size,
+        (q.page - 1) * q.page_size,
+      );
       return { items: rows.map(toUserResponse), total };
     },
 
@@ -93,7 +131,8 @@ export function createUsersService(db: Db) {
 
     async update(actor: Actor, id: string, body: UpdateUserBody): Promise<UserResponse> {
       requirePermission(actor, 'write');
-      if (body.external_id && (await externalIdTaken(db, actor.organizationId, body.external_id, id))) throw duplicate(body.external_id);
+      if (body.external_id && (await externalIdTaken(db, actor.organizationId, body.external_id, id)))
+        throw duplicate(body.external_id);
       const user = await updateUser(db, actor.organizationId, id, fields(body));
       if (!user) throw notFound(`User ${id}`);
       return toUserResponse(user);

@@ -14,7 +14,8 @@ export interface UserRow {
   updated_at: Date;
 }
 
-const COLUMNS = 'id, organization_id, external_id, email, display_name, image_url, type, metadata, created_at, updated_at';
+const COLUMNS =
+  'id, organization_id, external_id, email, display_name, image_url, type, metadata, created_at, updated_at';
 
 export async function getUser(db: Queryable, organizationId: string, id: string): Promise<UserRow | undefined> {
   const rows = await db.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE organization_id = $1 AND id = $2`, [
@@ -29,10 +30,10 @@ export async function findUserByExternalId(
   organizationId: string,
   externalId: string,
 ): Promise<UserRow | undefined> {
-  const rows = await db.query<UserRow>(
-    `SELECT ${COLUMNS} FROM users WHERE organization_id = $1 AND external_id = $2`,
-    [organizationId, externalId],
-  );
+  const rows = await db.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE organization_id = $1 AND external_id = $2`, [
+    organizationId,
+    externalId,
+  ]);
   return rows[0];
 }
 
@@ -73,7 +74,11 @@ export async function resolveExternalUser(db: Queryable, organizationId: string,
  * inserts go in sorted order, so concurrent batches lock the unique index in the same order
  * and cannot deadlock on each other's new users.
  */
-export async function resolveExternalUsers(db: Queryable, organizationId: string, externalIds: string[]): Promise<Map<string, UserRow>> {
+export async function resolveExternalUsers(
+  db: Queryable,
+  organizationId: string,
+  externalIds: string[],
+): Promise<Map<string, UserRow>> {
   const ids = [...new Set(externalIds)].sort();
   if (!ids.length) return new Map();
   await db.query(
@@ -82,7 +87,10 @@ export async function resolveExternalUsers(db: Queryable, organizationId: string
      ON CONFLICT (organization_id, external_id) WHERE external_id IS NOT NULL DO NOTHING`,
     [organizationId, ids.map(() => newId()), ids],
   );
-  const rows = await db.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE organization_id = $1 AND external_id = ANY($2::text[])`, [organizationId, ids]);
+  const rows = await db.query<UserRow>(
+    `SELECT ${COLUMNS} FROM users WHERE organization_id = $1 AND external_id = ANY($2::text[])`,
+    [organizationId, ids],
+  );
   return new Map(rows.map((r) => [r.external_id!, r]));
 }
 
@@ -94,12 +102,23 @@ export interface UserFields {
 }
 
 /** Insert a user with an external id; undefined when the organization already has that external id. */
-export async function insertUserIfAbsent(db: Queryable, organizationId: string, f: UserFields & { externalId: string }): Promise<UserRow | undefined> {
+export async function insertUserIfAbsent(
+  db: Queryable,
+  organizationId: string,
+  f: UserFields & { externalId: string },
+): Promise<UserRow | undefined> {
   const rows = await db.query<UserRow>(
     `INSERT INTO users (id, organization_id, external_id, email, metadata, type)
      VALUES ($1, $2, $3, $4, coalesce($5::jsonb, '{}'::jsonb), coalesce($6, 'user'))
      ON CONFLICT (organization_id, external_id) WHERE external_id IS NOT NULL DO NOTHING RETURNING ${COLUMNS}`,
-    [newId(), organizationId, f.externalId, f.email ?? null, f.metadata ? JSON.stringify(f.metadata) : null, f.type ?? null],
+    [
+      newId(),
+      organizationId,
+      f.externalId,
+      f.email ?? null,
+      f.metadata ? JSON.stringify(f.metadata) : null,
+      f.type ?? null,
+    ],
   );
   return rows[0];
 }
@@ -114,24 +133,51 @@ export async function listUsers(
 ): Promise<{ rows: UserRow[]; total: number }> {
   const params = [organizationId, filter.externalId ?? null, filter.email ?? null];
   const where = 'organization_id = $1 AND ($2::text IS NULL OR external_id = $2) AND ($3::text IS NULL OR email = $3)';
-  const [{ total }] = await db.query<{ total: number }>(`SELECT count(*)::int AS total FROM users WHERE ${where}`, params);
-  const rows = await db.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE ${where} ORDER BY created_at, id LIMIT $4 OFFSET $5`, [...params, limit, offset]);
+  const [{ total }] = await db.query<{ total: number }>(
+    `SELECT count(*)::int AS total FROM users WHERE ${where}`,
+    params,
+  );
+  const rows = await db.query<UserRow>(
+    `SELECT ${COLUMNS} FROM users WHERE ${where} ORDER BY created_at, id LIMIT $4 OFFSET $5`,
+    [...params, limit, offset],
+  );
   return { rows, total: Number(total) };
 }
 
 /** True when another user of the organization already has this external id. */
-export async function externalIdTaken(db: Queryable, organizationId: string, externalId: string, exceptId: string): Promise<boolean> {
-  const rows = await db.query('SELECT 1 FROM users WHERE organization_id = $1 AND external_id = $2 AND id <> $3', [organizationId, externalId, exceptId]);
+export async function externalIdTaken(
+  db: Queryable,
+  organizationId: string,
+  externalId: string,
+  exceptId: string,
+): Promise<boolean> {
+  const rows = await db.query('SELECT 1 FROM users WHERE organization_id = $1 AND external_id = $2 AND id <> $3', [
+    organizationId,
+    externalId,
+    exceptId,
+  ]);
   return rows.length > 0;
 }
 
 /** Partial update (metadata replaces the whole object); undefined when not in the organization. */
-export async function updateUser(db: Queryable, organizationId: string, id: string, f: UserFields): Promise<UserRow | undefined> {
+export async function updateUser(
+  db: Queryable,
+  organizationId: string,
+  id: string,
+  f: UserFields,
+): Promise<UserRow | undefined> {
   const rows = await db.query<UserRow>(
     `UPDATE users SET external_id = coalesce($3, external_id), email = coalesce($4, email),
        metadata = coalesce($5::jsonb, metadata), type = coalesce($6, type), updated_at = now()
      WHERE organization_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
-    [organizationId, id, f.externalId ?? null, f.email ?? null, f.metadata ? JSON.stringify(f.metadata) : null, f.type ?? null],
+    [
+      organizationId,
+      id,
+      f.externalId ?? null,
+      f.email ?? null,
+      f.metadata ? JSON.stringify(f.metadata) : null,
+      f.type ?? null,
+    ],
   );
   return rows[0];
 }
@@ -141,6 +187,9 @@ export async function updateUser(db: Queryable, organizationId: string, id: stri
  * it owned stay, ownerless (user_id becomes NULL).
  */
 export async function deleteUserRow(db: Queryable, organizationId: string, id: string): Promise<boolean> {
-  const rows = await db.query('DELETE FROM users WHERE organization_id = $1 AND id = $2 RETURNING id', [organizationId, id]);
+  const rows = await db.query('DELETE FROM users WHERE organization_id = $1 AND id = $2 RETURNING id', [
+    organizationId,
+    id,
+  ]);
   return rows.length > 0;
 }

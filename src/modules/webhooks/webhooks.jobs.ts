@@ -25,7 +25,12 @@ export function webhookBody(d: DeliveryRow, event: EventRow, attempt: number) {
 }
 
 /** Headers of a delivery; the signature covers "<timestamp>.<body>" (replay protection). */
-export function webhookHeaders(d: DeliveryRow, event: EventRow, body: string, now = Date.now()): Record<string, string> {
+export function webhookHeaders(
+  d: DeliveryRow,
+  event: EventRow,
+  body: string,
+  now = Date.now(),
+): Record<string, string> {
   const timestamp = Math.floor(now / 1000);
   const headers: Record<string, string> = {
     'content-type': 'application/json',
@@ -64,7 +69,11 @@ export function webhookJobs(settings: WebhookSettings): Record<string, JobHandle
           await checkWebhookUrl(d.url, settings.allowPrivate);
           const body = JSON.stringify(webhookBody(d, event, d.attempts + 1));
           const res = await fetch(d.url, {
-            method: 'POST', body, headers: webhookHeaders(d, event, body), redirect: 'manual', signal: AbortSignal.timeout(settings.timeoutMs),
+            method: 'POST',
+            body,
+            headers: webhookHeaders(d, event, body),
+            redirect: 'manual',
+            signal: AbortSignal.timeout(settings.timeoutMs),
           });
           statusCode = res.status;
           await res.body?.cancel().catch(() => {});

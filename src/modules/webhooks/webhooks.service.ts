@@ -39,9 +39,19 @@ export function createWebhooks(settings: WebhookSettings) {
     },
 
     /** Store the subscription in the transaction that inserts its memory or batch. */
-    async subscribe(tx: Queryable, organizationId: string, target: { memoryId?: string; batchId?: string }, w: WebhookRequest): Promise<void> {
+    async subscribe(
+      tx: Queryable,
+      organizationId: string,
+      target: { memoryId?: string; batchId?: string },
+      w: WebhookRequest,
+    ): Promise<void> {
       await insertDelivery(tx, {
-        id: newId(), organization_id: organizationId, memory_id: target.memoryId ?? null, batch_id: target.batchId ?? null, url: w.url, secret: w.secret,
+        id: newId(),
+        organization_id: organizationId,
+        memory_id: target.memoryId ?? null,
+        batch_id: target.batchId ?? null,
+        url: w.url,
+        secret: w.secret,
       });
     },
 
@@ -54,8 +64,18 @@ export function createWebhooks(settings: WebhookSettings) {
       const memoryId = event.kind.startsWith('memory.') && !event.batch_id ? event.memory_id : null;
       const batchId = event.kind === 'batch.completed' ? event.batch_id : null;
       if (!memoryId && !batchId) return;
-      for (const d of await triggerDeliveries(tx, { organizationId: event.organization_id, eventId: event.id, memoryId, batchId })) {
-        await enqueue(tx, { kind: WEBHOOK_DELIVER, organizationId: d.organization_id, payload: { delivery_id: d.id }, maxAttempts: settings.maxAttempts });
+      for (const d of await triggerDeliveries(tx, {
+        organizationId: event.organization_id,
+        eventId: event.id,
+        memoryId,
+        batchId,
+      })) {
+        await enqueue(tx, {
+          kind: WEBHOOK_DELIVER,
+          organizationId: d.organization_id,
+          payload: { delivery_id: d.id },
+          maxAttempts: settings.maxAttempts,
+        });
       }
     }) satisfies EventSubscriber,
   };

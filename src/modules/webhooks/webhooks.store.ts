@@ -26,7 +26,14 @@ const COLUMNS = `id, organization_id, memory_id, batch_id, url, secret, event_id
 
 export async function insertDelivery(
   tx: Queryable,
-  d: { id: string; organization_id: string; memory_id: string | null; batch_id: string | null; url: string; secret: string | null },
+  d: {
+    id: string;
+    organization_id: string;
+    memory_id: string | null;
+    batch_id: string | null;
+    url: string;
+    secret: string | null;
+  },
 ): Promise<void> {
   await tx.query(
     `INSERT INTO webhook_deliveries (id, organization_id, memory_id, batch_id, url, secret) VALUES ($1, $2, $3, $4, $5, $6)`,

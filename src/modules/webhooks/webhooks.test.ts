@@ -30,7 +30,19 @@ function verify(r: Received, secret: string, toleranceSeconds = 300): boolean {
 
 describe('webhook URL guard', () => {
   it('refuses loopback, private, link-local, unique-local and mapped addresses', () => {
-    for (const a of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1']) {
+    for (const a of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      'fd00::1',
+      'fe80::1',
+      '::ffff:127.0.0.1',
+    ]) {
       assert.equal(isPrivateAddress(a), true, a);
     }
     for (const a of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111']) assert.equal(isPrivateAddress(a), false, a);
@@ -39,12 +51,18 @@ describe('webhook URL guard', () => {
 
 for (const store of testStores) {
   describe(`webhooks [${store.name}]`, () => {
-    const env = { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_MAX_ATTEMPTS: '3', JOB_BACKOFF_BASE_MS: '50', WORKER_POLL_MS: '50' };
+    const env = {
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      WEBHOOK_MAX_ATTEMPTS: '3',
+      JOB_BACKOFF_BASE_MS: '50',
+      WORKER_POLL_MS: '50',
+    };
     let t: TestApp;
     let strict: TestApp;
     let worker: Worker;
     let receiver: Awaited<ReturnType<typeof startReceiver>>;
-    const deliveries = (where: string, params: unknown[]) => t.db.query(`SELECT * FROM webhook_deliveries WHERE ${where}`, params);
+    const deliveries = (where: string, params: unknown[]) =>
+      t.db.query(`SELECT * FROM webhook_deliveries WHERE ${where}`, params);
 
     before(async () => {
       // /flaky fails once, /down always; everything else succeeds.
@@ -62,7 +80,11 @@ for (const store of testStores) {
     });
 
     it('a memory delivers memory.completed, signed, with the secret header', async () => {
-      const res = await post(t, `/v1/memory?webhook_url=${encodeURIComponent(receiver.url('/one'))}&webhook_secret=s3cret`, { content: 'Webhook memory', external_user_id: 'wh' });
+      const res = await post(
+        t,
+        `/v1/memory?webhook_url=${encodeURIComponent(receiver.url('/one'))}&webhook_secret=s3cret`,
+        { content: 'Webhook memory', external_user_id: 'wh' },
+      );
       assert.equal(res.statusCode, 200, res.body);
       const id = res.json().data[0].memoryId;
       await until(() => receiver.at('/one').length === 1);
@@ -71,11 +93,32 @@ for (const store of testStores) {
       assert.equal(r.headers['x-engram-event'], 'memory.completed');
       assert.equal(r.headers['content-type'], 'application/json');
       assert.ok(verify(r, 's3cret'), 'signature verifies');
-      assert.equal(verify({ ...r, raw: r.raw.replace('completed', 'failed') }, 's3cret'), false, 'a changed body does not verify');
+      assert.equal(
+        verify({ ...r, raw: r.raw.replace('completed', 'failed') }, 's3cret'),
+        false,
+        'a changed body does not verify',
+      );
       assert.equal(verify(r, 'other'), false);
-      assert.equal(verify({ ...r, headers: { ...r.headers, 'x-webhook-timestamp': String(Number(r.headers['x-webhook-timestamp']) - 3600) } }, 's3cret'), false, 'an old timestamp is a replay');
+      assert.equal(
+        verify(
+          {
+            ...r,
+            headers: { ...r.headers, 'x-webhook-timestamp': String(Number(r.headers['x-webhook-timestamp']) - 3600) },
+          },
+          's3cret',
+        ),
+        false,
+        'an old timestamp is a replay',
+      );
       assert.deepEqual(
-        { event: r.body.event, memory_id: r.body.memory_id, status: r.body.status, attempt: r.body.attempt, error: r.body.error, org: r.body.organization_id },
+        {
+          event: r.body.event,
+          memory_id: r.body.memory_id,
+          status: r.body.status,
+          attempt: r.body.attempt,
+          error: r.body.error,
+          org: r.body.organization_id,
+        },
         { event: 'memory.completed', memory_id: id, status: 'completed', attempt: 1, error: null, org: t.orgId },
       );
       assert.ok(r.body.event_id && r.body.delivery_id && r.body.finished_at && r.body.created_at);
@@ -85,7 +128,10 @@ for (const store of testStores) {
     });
 
     it('without a secret there is no secret header and no signature', async () => {
-      await post(t, `/v1/memory?webhook_url=${encodeURIComponent(receiver.url('/plain'))}`, { content: 'No secret', external_user_id: 'wh' });
+      await post(t, `/v1/memory?webhook_url=${encodeURIComponent(receiver.url('/plain'))}`, {
+        content: 'No secret',
+        external_user_id: 'wh',
+      });
       await until(() => receiver.at('/plain').length === 1);
       const [r] = receiver.at('/plain');
       assert.equal(r.headers['x-webhook-secret'], undefined);
@@ -94,7 +140,11 @@ for (const store of testStores) {
     });
 
     it('skip_background_processing delivers at once (the memory is completed when stored)', async () => {
-      const res = await post(t, `/v1/memory?skip_background_processing=true&webhook_url=${encodeURIComponent(receiver.url('/skip'))}`, { content: 'Skip', external_user_id: 'wh' });
+      const res = await post(
+        t,
+        `/v1/memory?skip_background_processing=true&webhook_url=${encodeURIComponent(receiver.url('/skip'))}`,
+        { content: 'Skip', external_user_id: 'wh' },
+      );
       await until(() => receiver.at('/skip').length === 1);
       assert.equal(receiver.at('/skip')[0].body.memory_id, res.json().data[0].memoryId);
     });
@@ -102,7 +152,10 @@ for (const store of testStores) {
     it('a batch delivers one batch.completed with its counts, none per memory', async () => {
       const res = await post(t, '/v1/memory/batch', {
         memories: [{ content: 'B one' }, { content: 'B two' }, { content: 'B three' }, { content: '' }],
-        external_user_id: 'wh', batch_size: 2, webhook_url: receiver.url('/batch'), webhook_secret: 'bs',
+        external_user_id: 'wh',
+        batch_size: 2,
+        webhook_url: receiver.url('/batch'),
+        webhook_secret: 'bs',
       });
       assert.equal(res.statusCode, 207, res.body);
       const batchId = res.json().batch_id;
@@ -111,14 +164,27 @@ for (const store of testStores) {
       const hits = receiver.at('/batch');
       assert.equal(hits.length, 1, 'exactly one delivery');
       assert.deepEqual(
-        { event: hits[0].body.event, batch_id: hits[0].body.batch_id, status: hits[0].body.status, counts: hits[0].body.counts },
-        { event: 'batch.completed', batch_id: batchId, status: 'completed', counts: { total: 3, completed: 3, failed: 0 } },
+        {
+          event: hits[0].body.event,
+          batch_id: hits[0].body.batch_id,
+          status: hits[0].body.status,
+          counts: hits[0].body.counts,
+        },
+        {
+          event: 'batch.completed',
+          batch_id: batchId,
+          status: 'completed',
+          counts: { total: 3, completed: 3, failed: 0 },
+        },
       );
       assert.ok(verify(hits[0], 'bs'));
     });
 
     it('retries after a 500 and records the delivery', async () => {
-      const res = await post(t, `/v1/memory?webhook_url=${encodeURIComponent(receiver.url('/flaky'))}`, { content: 'Flaky receiver', external_user_id: 'wh' });
+      const res = await post(t, `/v1/memory?webhook_url=${encodeURIComponent(receiver.url('/flaky'))}`, {
+        content: 'Flaky receiver',
+        external_user_id: 'wh',
+      });
       const id = res.json().data[0].memoryId;
       await until(async () => (await deliveries('memory_id = $1', [id]))[0].status === 'delivered');
       const [d] = await deliveries('memory_id = $1', [id]);
@@ -126,18 +192,33 @@ for (const store of testStores) {
       const hits = receiver.at('/flaky');
       assert.equal(hits.length, 2);
       assert.equal(hits[0].body.event_id, hits[1].body.event_id, 'a retry is the same event');
-      assert.deepEqual(hits.map((h) => h.body.attempt), [1, 2]);
+      assert.deepEqual(
+        hits.map((h) => h.body.attempt),
+        [1, 2],
+      );
     });
 
     it('gives up after WEBHOOK_MAX_ATTEMPTS and records the failure', async () => {
-      const res = await post(t, `/v1/memory?webhook_url=${encodeURIComponent(receiver.url('/down'))}`, { content: 'Receiver down', external_user_id: 'wh' });
+      const res = await post(t, `/v1/memory?webhook_url=${encodeURIComponent(receiver.url('/down'))}`, {
+        content: 'Receiver down',
+        external_user_id: 'wh',
+      });
       const id = res.json().data[0].memoryId;
       await until(async () => (await deliveries('memory_id = $1', [id]))[0].status === 'failed');
       const [d] = await deliveries('memory_id = $1', [id]);
-      assert.deepEqual({ attempts: d.attempts, code: d.last_status_code, error: d.last_error }, { attempts: 3, code: 500, error: 'receiver answered HTTP 500' });
+      assert.deepEqual(
+        { attempts: d.attempts, code: d.last_status_code, error: d.last_error },
+        { attempts: 3, code: 500, error: 'receiver answered HTTP 500' },
+      );
       assert.ok(d.failed_at);
       // The delivery records its failure before the worker marks the job dead: wait for both.
-      const job = async () => (await t.db.query(`SELECT status, attempts FROM jobs WHERE kind = 'webhook.deliver' AND payload->>'delivery_id' = $1`, [d.id]))[0];
+      const job = async () =>
+        (
+          await t.db.query(
+            `SELECT status, attempts FROM jobs WHERE kind = 'webhook.deliver' AND payload->>'delivery_id' = $1`,
+            [d.id],
+          )
+        )[0];
       await until(async () => (await job()).status !== 'running');
       assert.deepEqual(await job(), { status: 'dead', attempts: 3 });
       await sleep(300);
@@ -149,8 +230,19 @@ for (const store of testStores) {
 
     it('refuses invalid and (by default) private webhook URLs with 422, storing nothing', async () => {
       const before = (await strict.db.query('SELECT count(*)::int AS n FROM memories'))[0].n;
-      for (const url of ['http://127.0.0.1:9/x', 'http://[::1]/x', 'http://169.254.169.254/latest', 'http://localhost/x', 'ftp://example.com/x', 'not a url', 'http://user:pw@example.com/']) {
-        const res = await post(strict, `/v1/memory?webhook_url=${encodeURIComponent(url)}`, { content: 'Should not be stored', external_user_id: 'wh' });
+      for (const url of [
+        'http://127.0.0.1:9/x',
+        'http://[::1]/x',
+        'http://169.254.169.254/latest',
+        'http://localhost/x',
+        'ftp://example.com/x',
+        'not a url',
+        'http://user:pw@example.com/',
+      ]) {
+        const res = await post(strict, `/v1/memory?webhook_url=${encodeURIComponent(url)}`, {
+          content: 'Should not be stored',
+          external_user_id: 'wh',
+        });
         assert.equal(res.statusCode, 422, `${url}: ${res.body}`);
         assert.equal(res.json().status, 'error');
         assert.match(res.json().error, /webhook_url/);

@@ -8,7 +8,14 @@ import { migrate, toVector, type Db } from './index.ts';
 import { openPgliteThread } from './pglite-thread.ts';
 
 /** What servers run on PGlite (PGLITE_THREAD, the default): the store in a thread of its own. */
-const threaded = { name: 'pglite thread', open: async () => { const db = await openPgliteThread(); await migrate(db); return db; } } as unknown as TestStore;
+const threaded = {
+  name: 'pglite thread',
+  open: async () => {
+    const db = await openPgliteThread();
+    await migrate(db);
+    return db;
+  },
+} as unknown as TestStore;
 
 for (const store of [...testStores, threaded]) {
   describe(`Db [${store.name}]`, () => {
@@ -56,7 +63,10 @@ for (const store of [...testStores, threaded]) {
         /abort/,
       );
       const rows = await db.query('SELECT v FROM t_tx ORDER BY v');
-      assert.deepEqual(rows.map((r) => r.v), [1]);
+      assert.deepEqual(
+        rows.map((r) => r.v),
+        [1],
+      );
     });
 
     it('passes arrays and JSON parameters', async () => {
@@ -73,17 +83,26 @@ describe('Db [pglite thread] specifics', () => {
     try {
       await db.exec('CREATE TABLE t_u (v int PRIMARY KEY)');
       await db.query('INSERT INTO t_u VALUES (1)');
-      const err = await db.query('INSERT INTO t_u VALUES (1)').then(() => null, (e: Error & { code?: string; constraint?: string }) => e);
+      const err = await db.query('INSERT INTO t_u VALUES (1)').then(
+        () => null,
+        (e: Error & { code?: string; constraint?: string }) => e,
+      );
       assert.ok(err instanceof Error);
       assert.match(err.message, /duplicate key/);
       assert.equal(err.code, '23505');
       assert.equal(err.constraint, 't_u_pkey');
       // A failed statement inside a transaction rolls it back whole.
-      await assert.rejects(db.transaction(async (tx) => {
-        await tx.query('INSERT INTO t_u VALUES (2)');
-        await tx.query('INSERT INTO t_u VALUES (1)');
-      }), /duplicate key/);
-      assert.deepEqual((await db.query('SELECT v FROM t_u ORDER BY v')).map((r) => r.v), [1]);
+      await assert.rejects(
+        db.transaction(async (tx) => {
+          await tx.query('INSERT INTO t_u VALUES (2)');
+          await tx.query('INSERT INTO t_u VALUES (1)');
+        }),
+        /duplicate key/,
+      );
+      assert.deepEqual(
+        (await db.query('SELECT v FROM t_u ORDER BY v')).map((r) => r.v),
+        [1],
+      );
     } finally {
       await db.close();
     }
@@ -116,7 +135,9 @@ describe('Db [pglite thread] specifics', () => {
       const got: string[] = [];
       const unlisten = await db.listen('engram_t', (p) => got.push(p));
       await db.query("SELECT pg_notify('engram_t', 'one')");
-      await db.transaction(async (tx) => { await tx.query("SELECT pg_notify('engram_t', 'two')"); });
+      await db.transaction(async (tx) => {
+        await tx.query("SELECT pg_notify('engram_t', 'two')");
+      });
       for (let i = 0; i < 50 && got.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
       assert.deepEqual(got, ['one', 'two']);
       await unlisten();

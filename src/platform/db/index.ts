@@ -10,10 +10,14 @@ export { inOrderOf, toVector } from './db.ts';
 export { migrate } from './migrate.ts';
 
 /** Open the configured store (PostgreSQL when DATABASE_URL is set, else PGlite) and migrate it. */
-export async function openDb(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DATABASE_POOL_SIZE'> & Partial<Pick<Config, 'PGLITE_THREAD'>>): Promise<Db> {
+export async function openDb(
+  config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DATABASE_POOL_SIZE'> & Partial<Pick<Config, 'PGLITE_THREAD'>>,
+): Promise<Db> {
   const db = config.DATABASE_URL
     ? await openPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE)
-    : config.PGLITE_THREAD === false ? await openPglite(config.DATA_DIR) : await openPgliteThread(config.DATA_DIR);
+    : config.PGLITE_THREAD === false
+      ? await openPglite(config.DATA_DIR)
+      : await openPgliteThread(config.DATA_DIR);
   try {
     await migrate(db);
   } catch (err) {

@@ -16,7 +16,10 @@ import type { ErrorReply, Request } from './pglite-thread.worker.ts';
 const BOOT = new URL('../thread-boot.mjs', import.meta.url);
 const ENTRY = new URL(`./pglite-thread.worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
 
-type Reply = { id: number; rows?: Row[]; tx?: number; error?: ErrorReply } | { notify: number; payload: string } | { ready: boolean; error?: ErrorReply };
+type Reply =
+  | { id: number; rows?: Row[]; tx?: number; error?: ErrorReply }
+  | { notify: number; payload: string }
+  | { ready: boolean; error?: ErrorReply };
 
 /** A database error as the caller would have seen it on the main thread (message, code, detail…). */
 function toError(e: ErrorReply): Error {

@@ -37,7 +37,8 @@ function errorReply(err: unknown): ErrorReply {
   if (!(err instanceof Error)) return { message: String(err) };
   const e = err as Error & Record<string, unknown>;
   const out: ErrorReply = { message: e.message, name: e.name };
-  for (const k of ['code', 'detail', 'hint', 'constraint', 'table', 'column'] as const) if (typeof e[k] === 'string') out[k] = e[k] as string;
+  for (const k of ['code', 'detail', 'hint', 'constraint', 'table', 'column'] as const)
+    if (typeof e[k] === 'string') out[k] = e[k] as string;
   return out;
 }
 

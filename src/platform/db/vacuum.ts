@@ -72,10 +72,12 @@ export async function autovacuumPass(db: Db): Promise<{ vacuumed: string[]; anal
   );
   for (const t of tables) {
     const th = thresholdsOf(t);
-    if (t.dead > th.autovacuum_vacuum_threshold + th.autovacuum_vacuum_scale_factor * t.tuples
+    if (
+      t.dead > th.autovacuum_vacuum_threshold + th.autovacuum_vacuum_scale_factor * t.tuples ||
       // An insert threshold of -1 switches insert-driven vacuums off (as for autovacuum).
-      || (th.autovacuum_vacuum_insert_threshold >= 0
-        && t.inserted > th.autovacuum_vacuum_insert_threshold + th.autovacuum_vacuum_insert_scale_factor * t.tuples)) {
+      (th.autovacuum_vacuum_insert_threshold >= 0 &&
+        t.inserted > th.autovacuum_vacuum_insert_threshold + th.autovacuum_vacuum_insert_scale_factor * t.tuples)
+    ) {
       await db.exec(`VACUUM (ANALYZE) ${t.name}`);
       done.vacuumed.push(t.name);
     } else if (t.modified > th.autovacuum_analyze_threshold + th.autovacuum_analyze_scale_factor * t.tuples) {

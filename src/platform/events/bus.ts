@@ -47,14 +47,18 @@ const NOTICES_PER_NOTIFY = 30;
  */
 export function createEventPublisher(subscribers: EventSubscriber[] = []): Publish {
   const all = async (tx: Queryable, es: NewEvent[]): Promise<EventRow[]> => {
-    const rows = await insertEvents(tx, es.map((e) => ({
-      id: newId(),
-      organization_id: e.organizationId,
-      kind: e.kind,
-      memory_id: e.memoryId ?? null,
-      batch_id: e.batchId ?? null,
-      payload: e.payload ?? {},
-    })), { channel: EVENTS_CHANNEL, perNotify: NOTICES_PER_NOTIFY });
+    const rows = await insertEvents(
+      tx,
+      es.map((e) => ({
+        id: newId(),
+        organization_id: e.organizationId,
+        kind: e.kind,
+        memory_id: e.memoryId ?? null,
+        batch_id: e.batchId ?? null,
+        payload: e.payload ?? {},
+      })),
+      { channel: EVENTS_CHANNEL, perNotify: NOTICES_PER_NOTIFY },
+    );
     for (const row of rows) for (const s of subscribers) await s(tx, row);
     return rows;
   };

@@ -26,10 +26,20 @@ export interface Announce {
  * notification (payloads must stay under PostgreSQL's 8000 bytes). NOTIFY is delivered on
  * commit, so a listener never hears of a change it cannot read yet.
  */
-export async function insertEvents(tx: Queryable, es: Omit<EventRow, 'created_at'>[], announce?: Announce): Promise<EventRow[]> {
+export async function insertEvents(
+  tx: Queryable,
+  es: Omit<EventRow, 'created_at'>[],
+  announce?: Announce,
+): Promise<EventRow[]> {
   if (!es.length) return [];
-  const params: unknown[] = [es.map((e) => e.id), es.map((e) => e.organization_id), es.map((e) => e.kind), es.map((e) => e.memory_id),
-    es.map((e) => e.batch_id), es.map((e) => JSON.stringify(e.payload))];
+  const params: unknown[] = [
+    es.map((e) => e.id),
+    es.map((e) => e.organization_id),
+    es.map((e) => e.kind),
+    es.map((e) => e.memory_id),
+    es.map((e) => e.batch_id),
+    es.map((e) => JSON.stringify(e.payload)),
+  ];
   const insert = `INSERT INTO events (id, organization_id, kind, memory_id, batch_id, payload)
      SELECT e.id, e.org, e.kind, e.memory_id, e.batch_id, e.payload::jsonb
      FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) WITH ORDINALITY
@@ -53,7 +63,10 @@ export async function insertEvents(tx: Queryable, es: Omit<EventRow, 'created_at
   }
   const rows = await tx.query<EventRow & { notified?: number }>(sql, params);
   for (const r of rows) delete r.notified;
-  return inOrderOf(rows, es.map((e) => e.id));
+  return inOrderOf(
+    rows,
+    es.map((e) => e.id),
+  );
 }
 
 export async function getEvent(db: Queryable, id: string): Promise<EventRow | undefined> {
@@ -61,8 +74,17 @@ export async function getEvent(db: Queryable, id: string): Promise<EventRow | un
 }
 
 /** Whether a batch event of `kind` was recorded (e.g. batch.stored: every group is in). */
-export async function hasBatchEvent(db: Queryable, organizationId: string, batchId: string, kind: string): Promise<boolean> {
-  const rows = await db.query(`SELECT 1 FROM events WHERE batch_id = $1 AND organization_id = $2 AND kind = $3`, [batchId, organizationId, kind]);
+export async function hasBatchEvent(
+  db: Queryable,
+  organizationId: string,
+  batchId: string,
+  kind: string,
+): Promise<boolean> {
+  const rows = await db.query(`SELECT 1 FROM events WHERE batch_id = $1 AND organization_id = $2 AND kind = $3`, [
+    batchId,
+    organizationId,
+    kind,
+  ]);
   return rows.length > 0;
 }
 

@@ -1,2 +1,10 @@
-export { createEventPublisher, EVENTS_CHANNEL, type EventNotice, type EventRow, type EventSubscriber, type NewEvent, type Publish } from './bus.ts';
+export {
+  createEventPublisher,
+  EVENTS_CHANNEL,
+  type EventNotice,
+  type EventRow,
+  type EventSubscriber,
+  type NewEvent,
+  type Publish,
+} from './bus.ts';
 export { getEvent, hasBatchEvent, pruneEvents } from './events.store.ts';

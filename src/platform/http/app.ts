@@ -109,7 +109,10 @@ export async function createHttpApp(opts: HttpOptions): Promise<FastifyInstance>
   app.setNotFoundHandler((req, reply) => {
     const allowed = methodNotAllowed(app, req.method, req.url);
     if (allowed) {
-      return reply.code(405).header('allow', allowed.join(', ')).send(envelope(405, `Method ${req.method} not allowed on this path`, { allow: allowed }));
+      return reply
+        .code(405)
+        .header('allow', allowed.join(', '))
+        .send(envelope(405, `Method ${req.method} not allowed on this path`, { allow: allowed }));
     }
     return reply.code(404).send(envelope(404, `Route ${req.method} ${req.url.split('?')[0]} not found`));
   });

@@ -51,9 +51,14 @@ export function errorHandler(err: FastifyError | AppError, req: FastifyRequest, 
   } else {
     const status = FASTIFY_STATUS[(err as FastifyError).code] ?? (err as FastifyError).statusCode ?? 500;
     if (status >= 500) req.log.error({ err }, 'server error');
-    body = envelope(status, status >= 500 ? 'Internal server error' : err.message, status >= 500 ? { request_id: req.id } : null);
+    body = envelope(
+      status,
+      status >= 500 ? 'Internal server error' : err.message,
+      status >= 500 ? { request_id: req.id } : null,
+    );
     if (status === 429) body.error = 'Rate limit exceeded: retry after the number of seconds in Retry-After';
   }
-  if (body.code >= 500 && req.method !== 'GET' && !reply.hasHeader('x-should-retry')) reply.header('x-should-retry', 'false');
+  if (body.code >= 500 && req.method !== 'GET' && !reply.hasHeader('x-should-retry'))
+    reply.header('x-should-retry', 'false');
   return reply.code(body.code).type('application/json; charset=utf-8').send(body);
 }

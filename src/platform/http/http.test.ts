@@ -16,8 +16,15 @@ function probeRoutes(app: FastifyInstance) {
     '/v1/_probe',
     {
       schema: {
-        querystring: z.object({ n: z.coerce.number().int().max(5).optional(), flag: z.enum(['true', 'false']).optional() }),
-        body: z.object({ name: z.string().min(1), count: z.number().int().optional(), nested: z.object({ a: z.string().optional() }).optional() }),
+        querystring: z.object({
+          n: z.coerce.number().int().max(5).optional(),
+          flag: z.enum(['true', 'false']).optional(),
+        }),
+        body: z.object({
+          name: z.string().min(1),
+          count: z.number().int().optional(),
+          nested: z.object({ a: z.string().optional() }).optional(),
+        }),
       },
     },
     async (req) => ({ query: req.query, body: req.body, big: 'x'.repeat(Number(req.query.n ?? 0) * 1000) }),
@@ -38,7 +45,10 @@ for (const store of testStores) {
     let t: TestApp;
     let limited: TestApp;
     before(async () => {
-      t = await startApp(store, { beforeReady: probeRoutes, env: { BODY_LIMIT_BYTES: '2048', COMPRESS_MIN_BYTES: '2500' } });
+      t = await startApp(store, {
+        beforeReady: probeRoutes,
+        env: { BODY_LIMIT_BYTES: '2048', COMPRESS_MIN_BYTES: '2500' },
+      });
       limited = await startApp(store, { env: { RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_MS: '1000' } });
     });
     after(async () => {
@@ -69,7 +79,10 @@ for (const store of testStores) {
       const res = await t.app.inject({ method: 'POST', url: '/v1/_probe', headers: auth(), payload: { name: 5 } });
       const body = assertEnvelope(res, 422);
       assert.ok(JSON.stringify(body.details).includes('name'));
-      const q = assertEnvelope(await t.app.inject({ method: 'POST', url: '/v1/_probe?n=99', headers: auth(), payload: { name: 'a' } }), 422);
+      const q = assertEnvelope(
+        await t.app.inject({ method: 'POST', url: '/v1/_probe?n=99', headers: auth(), payload: { name: 'a' } }),
+        422,
+      );
       assert.ok(JSON.stringify(q.details).includes('n'));
     });
 
@@ -86,11 +99,26 @@ for (const store of testStores) {
     });
 
     it('bad JSON is 400, a wrong media type 415, an oversized body 413', async () => {
-      const bad = await t.app.inject({ method: 'POST', url: '/v1/_probe', headers: { ...auth(), 'content-type': 'application/json' }, payload: '{"name":' });
+      const bad = await t.app.inject({
+        method: 'POST',
+        url: '/v1/_probe',
+        headers: { ...auth(), 'content-type': 'application/json' },
+        payload: '{"name":',
+      });
       assertEnvelope(bad, 400);
-      const media = await t.app.inject({ method: 'POST', url: '/v1/_probe', headers: { ...auth(), 'content-type': 'application/xml' }, payload: '<a/>' });
+      const media = await t.app.inject({
+        method: 'POST',
+        url: '/v1/_probe',
+        headers: { ...auth(), 'content-type': 'application/xml' },
+        payload: '<a/>',
+      });
       assertEnvelope(media, 415);
-      const big = await t.app.inject({ method: 'POST', url: '/v1/_probe', headers: auth(), payload: { name: 'x'.repeat(5000) } });
+      const big = await t.app.inject({
+        method: 'POST',
+        url: '/v1/_probe',
+        headers: auth(),
+        payload: { name: 'x'.repeat(5000) },
+      });
       assertEnvelope(big, 413);
     });
 
@@ -114,7 +142,12 @@ for (const store of testStores) {
     });
 
     it('gzips JSON from COMPRESS_MIN_BYTES on when asked, not smaller bodies', async () => {
-      const big = await t.app.inject({ method: 'POST', url: '/v1/_probe?n=3', headers: { ...auth(), 'accept-encoding': 'gzip' }, payload: { name: 'a' } });
+      const big = await t.app.inject({
+        method: 'POST',
+        url: '/v1/_probe?n=3',
+        headers: { ...auth(), 'accept-encoding': 'gzip' },
+        payload: { name: 'a' },
+      });
       assert.equal(big.headers['content-encoding'], 'gzip');
       assert.match(String(big.headers['content-type']), /application\/json/);
       assert.equal(JSON.parse(gunzipSync(big.rawPayload).toString()).big.length, 3000);

@@ -21,7 +21,14 @@ export interface JobRow {
 const COLUMNS = `id, organization_id, kind, payload, status, attempts, max_attempts, run_at, locked_by, locked_until,
   last_error, created_at, updated_at`;
 
-export type NewJobRow = { id: string; organization_id: string | null; kind: string; payload: unknown; max_attempts: number; run_at: Date | null };
+export type NewJobRow = {
+  id: string;
+  organization_id: string | null;
+  kind: string;
+  payload: unknown;
+  max_attempts: number;
+  run_at: Date | null;
+};
 
 /** Insert jobs in one statement, returned in the order given. */
 export async function insertJobs(tx: Queryable, js: NewJobRow[]): Promise<JobRow[]> {
@@ -33,10 +40,19 @@ export async function insertJobs(tx: Queryable, js: NewJobRow[]): Promise<JobRow
           AS j(id, org, kind, payload, max_attempts, run_at, n)
      ORDER BY j.n
      RETURNING ${COLUMNS}`,
-    [js.map((j) => j.id), js.map((j) => j.organization_id), js.map((j) => j.kind), js.map((j) => JSON.stringify(j.payload ?? {})),
-      js.map((j) => j.max_attempts), js.map((j) => (j.run_at ? j.run_at.toISOString() : null))],
+    [
+      js.map((j) => j.id),
+      js.map((j) => j.organization_id),
+      js.map((j) => j.kind),
+      js.map((j) => JSON.stringify(j.payload ?? {})),
+      js.map((j) => j.max_attempts),
+      js.map((j) => (j.run_at ? j.run_at.toISOString() : null)),
+    ],
   );
-  return inOrderOf(rows, js.map((j) => j.id));
+  return inOrderOf(
+    rows,
+    js.map((j) => j.id),
+  );
 }
 
 /**
@@ -44,7 +60,13 @@ export async function insertJobs(tx: Queryable, js: NewJobRow[]): Promise<JobRow
  * ones whose lock expired (their worker died). SKIP LOCKED lets concurrent workers claim
  * disjoint sets without waiting on each other; each claim counts as an attempt.
  */
-export async function claimJobs(db: Queryable, workerId: string, kinds: string[], limit: number, visibilityMs: number): Promise<JobRow[]> {
+export async function claimJobs(
+  db: Queryable,
+  workerId: string,
+  kinds: string[],
+  limit: number,
+  visibilityMs: number,
+): Promise<JobRow[]> {
   return db.query<JobRow>(
     `UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = $1,
             locked_until = now() + $4 * interval '1 millisecond', updated_at = now()
@@ -89,7 +111,14 @@ export async function completeJob(db: Queryable, id: string, workerId: string): 
 }
 
 /** After a failed attempt: retry at now + delayMs, or `dead` when no attempts are left. */
-export async function failJob(db: Queryable, id: string, workerId: string, error: string, delayMs: number, permanent = false): Promise<JobRow | undefined> {
+export async function failJob(
+  db: Queryable,
+  id: string,
+  workerId: string,
+  error: string,
+  delayMs: number,
+  permanent = false,
+): Promise<JobRow | undefined> {
   const rows = await db.query<JobRow>(
     `UPDATE jobs SET
        status = CASE WHEN attempts >= max_attempts OR $5::boolean THEN 'dead' ELSE 'failed' END,
@@ -127,7 +156,9 @@ export async function extendLocks(db: Queryable, ids: string[], workerId: string
  * to a process that is gone, so it is due now rather than after its lock expires.
  */
 export async function expireAllLocks(db: Queryable): Promise<number> {
-  const rows = await db.query(`UPDATE jobs SET locked_until = now() - interval '1 millisecond' WHERE status = 'running' RETURNING id`);
+  const rows = await db.query(
+    `UPDATE jobs SET locked_until = now() - interval '1 millisecond' WHERE status = 'running' RETURNING id`,
+  );
   return rows.length;
 }
 

@@ -22,14 +22,17 @@ export interface NewJob {
  * never woken for a job it cannot see yet; one per kind is enough to wake the workers.
  */
 export async function enqueueAll(tx: Queryable, jobs: NewJob[]): Promise<JobRow[]> {
-  const rows = await insertJobs(tx, jobs.map((job) => ({
-    id: newId(),
-    organization_id: job.organizationId ?? null,
-    kind: job.kind,
-    payload: job.payload ?? {},
-    max_attempts: job.maxAttempts ?? 5,
-    run_at: job.runAt ?? null,
-  })));
+  const rows = await insertJobs(
+    tx,
+    jobs.map((job) => ({
+      id: newId(),
+      organization_id: job.organizationId ?? null,
+      kind: job.kind,
+      payload: job.payload ?? {},
+      max_attempts: job.maxAttempts ?? 5,
+      run_at: job.runAt ?? null,
+    })),
+  );
   const kinds = [...new Set(jobs.map((j) => j.kind))];
   if (kinds.length) await tx.query('SELECT pg_notify($1, k) FROM unnest($2::text[]) AS k', [JOBS_CHANNEL, kinds]);
   return rows;

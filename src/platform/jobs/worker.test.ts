@@ -33,7 +33,9 @@ for (const store of testStores) {
 
     before(async () => {
       db = await store.open();
-      await db.exec('CREATE TABLE job_runs (job_id text NOT NULL, worker text NOT NULL, at timestamptz NOT NULL DEFAULT now())');
+      await db.exec(
+        'CREATE TABLE job_runs (job_id text NOT NULL, worker text NOT NULL, at timestamptz NOT NULL DEFAULT now())',
+      );
     });
     beforeEach(async () => {
       while (workers.length) await workers.pop()!.stop();
@@ -45,10 +47,13 @@ for (const store of testStores) {
     });
 
     it('a job enqueued in a rolled-back transaction does not exist', async () => {
-      await assert.rejects(db.transaction(async (tx) => {
-        await enqueue(tx, { kind: 't.noop' });
-        throw new Error('abort');
-      }), /abort/);
+      await assert.rejects(
+        db.transaction(async (tx) => {
+          await enqueue(tx, { kind: 't.noop' });
+          throw new Error('abort');
+        }),
+        /abort/,
+      );
       assert.equal((await db.query('SELECT count(*)::int AS n FROM jobs'))[0].n, 0);
     });
 
@@ -56,21 +61,29 @@ for (const store of testStores) {
       let tries = 0;
       const w = worker({
         't.tx': {
-          run: async (j, ctx) => db.transaction(async (tx) => {
-            tries++;
-            await tx.query('INSERT INTO job_runs (job_id, worker) VALUES ($1, $2)', [j.id, 'w']);
-            await ctx.complete(tx);
-            if (tries === 1) throw new Error('rolled back after completing');
-          }),
+          run: async (j, ctx) =>
+            db.transaction(async (tx) => {
+              tries++;
+              await tx.query('INSERT INTO job_runs (job_id, worker) VALUES ($1, $2)', [j.id, 'w']);
+              await ctx.complete(tx);
+              if (tries === 1) throw new Error('rolled back after completing');
+            }),
         },
       });
       const { id } = await add('t.tx', {}, 3);
       await w.start();
-      const done = await waitFor(async () => { const j = await job(id); return j.status === 'completed' && j; });
+      const done = await waitFor(async () => {
+        const j = await job(id);
+        return j.status === 'completed' && j;
+      });
       assert.equal(tries, 2, 'the rolled-back completion left the job to be retried');
       assert.equal(done.attempts, 2);
       assert.match(done.last_error ?? '', /rolled back after completing/);
-      assert.equal((await db.query('SELECT count(*)::int AS n FROM job_runs WHERE job_id = $1', [id]))[0].n, 1, 'only the committed run left its work');
+      assert.equal(
+        (await db.query('SELECT count(*)::int AS n FROM job_runs WHERE job_id = $1', [id]))[0].n,
+        1,
+        'only the committed run left its work',
+      );
     });
 
     it('claims, runs and completes jobs with their payload', async () => {
@@ -98,25 +111,44 @@ for (const store of testStores) {
       assert.ok(Date.now() - t0 < 5000);
     });
 
-    it('PostgreSQL: the LISTEN connection is re-established after it is lost', { skip: store.name !== 'postgres' }, async () => {
-      let ran = 0;
-      const w = worker({ 't.relisten': { run: async () => void ran++ } }, { pollMs: 60_000 });
-      await w.start();
-      const killed = await db.query(`SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity
+    it(
+      'PostgreSQL: the LISTEN connection is re-established after it is lost',
+      { skip: store.name !== 'postgres' },
+      async () => {
+        let ran = 0;
+        const w = worker({ 't.relisten': { run: async () => void ran++ } }, { pollMs: 60_000 });
+        await w.start();
+        const killed = await db.query(`SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity
         WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()`);
-      assert.equal(killed.length, 1);
-      await waitFor(async () => (await db.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'`)).length === 1, 5000);
-      const { id } = await add('t.relisten');
-      await waitFor(async () => (await job(id)).status === 'completed', 5000);
-      assert.equal(ran, 1);
-    });
+        assert.equal(killed.length, 1);
+        await waitFor(
+          async () =>
+            (
+              await db.query(
+                `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'`,
+              )
+            ).length === 1,
+          5000,
+        );
+        const { id } = await add('t.relisten');
+        await waitFor(async () => (await job(id)).status === 'completed', 5000);
+        assert.equal(ran, 1);
+      },
+    );
 
     it('retries a failing job with backoff and completes it when it succeeds', async () => {
       const runs: number[] = [];
-      const w = worker({ 't.flaky': { run: async () => {
-        runs.push(Date.now());
-        if (runs.length < 3) throw new Error(`flake ${runs.length}`);
-      } } }, { backoffMs: (attempt) => 100 * attempt });
+      const w = worker(
+        {
+          't.flaky': {
+            run: async () => {
+              runs.push(Date.now());
+              if (runs.length < 3) throw new Error(`flake ${runs.length}`);
+            },
+          },
+        },
+        { backoffMs: (attempt) => 100 * attempt },
+      );
       const { id } = await add('t.flaky');
       await w.start();
       await waitFor(async () => (await job(id)).status === 'completed');
@@ -130,13 +162,15 @@ for (const store of testStores) {
     it('a job that keeps failing is dead after max_attempts, with last_error, and onDead runs once', async () => {
       const dead: string[] = [];
       let runs = 0;
-      const w = worker({ 't.boom': {
-        run: async () => {
-          runs++;
-          throw new Error('boom');
+      const w = worker({
+        't.boom': {
+          run: async () => {
+            runs++;
+            throw new Error('boom');
+          },
+          onDead: async (j, error) => void dead.push(`${j.id}:${error.split('\n')[0]}`),
         },
-        onDead: async (j, error) => void dead.push(`${j.id}:${error.split('\n')[0]}`),
-      } });
+      });
       const { id } = await add('t.boom', {}, 3);
       await w.start();
       await waitFor(async () => (await job(id)).status === 'dead');
@@ -153,9 +187,14 @@ for (const store of testStores) {
       const handler: JobHandler = { run: async () => {}, onDead: async (j) => void dead.push(j.id) };
       const a = await add('t.orphan');
       const b = await add('t.orphan', {}, 1);
-      await db.query(`UPDATE jobs SET status = 'running', attempts = 1, locked_by = 'ghost', locked_until = now() - interval '1 second'`);
+      await db.query(
+        `UPDATE jobs SET status = 'running', attempts = 1, locked_by = 'ghost', locked_until = now() - interval '1 second'`,
+      );
       const c = await add('t.orphan'); // held by a live worker: not taken
-      await db.query(`UPDATE jobs SET status = 'running', attempts = 1, locked_by = 'alive', locked_until = now() + interval '1 hour' WHERE id = $1`, [c.id]);
+      await db.query(
+        `UPDATE jobs SET status = 'running', attempts = 1, locked_by = 'alive', locked_until = now() + interval '1 hour' WHERE id = $1`,
+        [c.id],
+      );
       await worker({ 't.orphan': handler }).start();
       await waitFor(async () => (await job(a.id)).status === 'completed');
       await sleep(150);
@@ -168,7 +207,9 @@ for (const store of testStores) {
 
     it('an exclusive worker (embedded store) takes over every running job at start', async () => {
       const { id } = await add('t.mine');
-      await db.query(`UPDATE jobs SET status = 'running', attempts = 1, locked_by = 'previous-process', locked_until = now() + interval '1 hour'`);
+      await db.query(
+        `UPDATE jobs SET status = 'running', attempts = 1, locked_by = 'previous-process', locked_until = now() + interval '1 hour'`,
+      );
       await worker({ 't.mine': { run: async () => {} } }, { exclusive: true }).start();
       await waitFor(async () => (await job(id)).status === 'completed');
       assert.equal((await job(id)).attempts, 2);
@@ -176,10 +217,14 @@ for (const store of testStores) {
 
     it('a long job keeps its lock (heartbeat), so a second worker does not take it', async () => {
       const runs: string[] = [];
-      const handlers = (name: string): Record<string, JobHandler> => ({ 't.long': { run: async () => {
-        runs.push(name);
-        await sleep(1500);
-      } } });
+      const handlers = (name: string): Record<string, JobHandler> => ({
+        't.long': {
+          run: async () => {
+            runs.push(name);
+            await sleep(1500);
+          },
+        },
+      });
       const { id } = await add('t.long');
       const w1 = worker(handlers('w1'), { visibilityMs: 300 });
       await w1.start();
@@ -190,19 +235,31 @@ for (const store of testStores) {
     });
 
     it('two workers share a queue without running any job twice', async () => {
-      const record = (w: string): Record<string, JobHandler> => ({ 't.count': { run: async (j, ctx) => {
-        await ctx.db.query('INSERT INTO job_runs (job_id, worker) VALUES ($1, $2)', [j.id, w]);
-        await sleep(10);
-      } } });
+      const record = (w: string): Record<string, JobHandler> => ({
+        't.count': {
+          run: async (j, ctx) => {
+            await ctx.db.query('INSERT INTO job_runs (job_id, worker) VALUES ($1, $2)', [j.id, w]);
+            await sleep(10);
+          },
+        },
+      });
       const w1 = worker(record('w1'), { concurrency: 3 });
       const w2 = worker(record('w2'), { concurrency: 3 });
       await Promise.all([w1.start(), w2.start()]);
       const ids: string[] = [];
       for (let i = 0; i < 40; i++) ids.push((await add('t.count', { i })).id);
-      await waitFor(async () => (await db.query(`SELECT count(*)::int AS n FROM jobs WHERE status = 'completed'`))[0].n === 40, 20_000);
-      const runs = await db.query<{ job_id: string; n: number }>('SELECT job_id, count(*)::int AS n FROM job_runs GROUP BY job_id');
+      await waitFor(
+        async () => (await db.query(`SELECT count(*)::int AS n FROM jobs WHERE status = 'completed'`))[0].n === 40,
+        20_000,
+      );
+      const runs = await db.query<{ job_id: string; n: number }>(
+        'SELECT job_id, count(*)::int AS n FROM job_runs GROUP BY job_id',
+      );
       assert.equal(runs.length, 40);
-      assert.ok(runs.every((r) => r.n === 1), 'a job ran twice');
+      assert.ok(
+        runs.every((r) => r.n === 1),
+        'a job ran twice',
+      );
       const byWorker = await db.query('SELECT worker, count(*)::int AS n FROM job_runs GROUP BY worker');
       assert.equal(byWorker.length, 2, `both workers claimed jobs: ${JSON.stringify(byWorker)}`);
     });

@@ -4,7 +4,14 @@ import type { Db, Queryable } from '../db/index.ts';
 import type { Logger } from '../log.ts';
 import { JOBS_CHANNEL } from './queue.ts';
 import {
-  buryExpired, claimJobs, completeJob, expireAllLocks, extendLocks, failJob, releaseJobs, type JobRow,
+  buryExpired,
+  claimJobs,
+  completeJob,
+  expireAllLocks,
+  extendLocks,
+  failJob,
+  releaseJobs,
+  type JobRow,
 } from './jobs.store.ts';
 
 export interface JobContext {
@@ -74,9 +81,10 @@ export function defaultBackoff(attempt: number, baseMs = 1000): number {
  * A failure that another attempt cannot fix (invalid input, a constraint that cannot be met)
  * is thrown with `permanent: true`: the job is dead at once instead of retrying.
  */
-const isPermanent = (err: unknown) => !!err && typeof err === 'object' && (err as { permanent?: unknown }).permanent === true;
+const isPermanent = (err: unknown) =>
+  !!err && typeof err === 'object' && (err as { permanent?: unknown }).permanent === true;
 
-const errorText = (err: unknown) => (err instanceof Error ? err.stack ?? err.message : String(err)).slice(0, 4000);
+const errorText = (err: unknown) => (err instanceof Error ? (err.stack ?? err.message) : String(err)).slice(0, 4000);
 
 /**
  * A worker over the `jobs` table. Wake-ups come from LISTEN/NOTIFY with a poll fallback;
@@ -144,7 +152,9 @@ export function createWorker(opts: WorkerOptions): Worker {
           lastBury = Date.now();
           for (const job of await buryExpired(db, kinds)) {
             log.error({ job_id: job.id, kind: job.kind }, 'job is dead: its worker stopped during the last attempt');
-            await handlers[job.kind].onDead?.(job, job.last_error ?? 'lock expired', { db, log }).catch((e) => log.error({ err: e }, 'onDead failed'));
+            await handlers[job.kind]
+              .onDead?.(job, job.last_error ?? 'lock expired', { db, log })
+              .catch((e) => log.error({ err: e }, 'onDead failed'));
           }
         }
         const free = concurrency - inHand.size;
@@ -187,14 +197,21 @@ export function createWorker(opts: WorkerOptions): Worker {
         const n = await expireAllLocks(db);
         if (n) log.warn({ jobs: n }, 'resuming jobs left running by a previous process');
       }
-      unlisten = await db.listen(JOBS_CHANNEL, () => poke()).catch((err) => {
-        log.warn({ err }, 'LISTEN failed; the worker polls only');
-        return null;
-      });
+      unlisten = await db
+        .listen(JOBS_CHANNEL, () => poke())
+        .catch((err) => {
+          log.warn({ err }, 'LISTEN failed; the worker polls only');
+          return null;
+        });
       pollTimer = setInterval(poke, pollMs);
-      beatTimer = setInterval(() => {
-        extendLocks(db, [...inHand.keys()], id, visibilityMs).catch((err) => log.warn({ err }, 'extending job locks failed'));
-      }, Math.max(Math.floor(visibilityMs / 3), 50));
+      beatTimer = setInterval(
+        () => {
+          extendLocks(db, [...inHand.keys()], id, visibilityMs).catch((err) =>
+            log.warn({ err }, 'extending job locks failed'),
+          );
+        },
+        Math.max(Math.floor(visibilityMs / 3), 50),
+      );
       log.info({ worker: id, kinds, concurrency }, 'worker started');
       poke();
     },

@@ -36,9 +36,16 @@ describe('embedder in a worker thread', () => {
   });
 
   it("reports the model's own error with its code", async () => {
-    const onnx = threadedEmbedder({ kind: 'onnx', modelsDir: '/nonexistent-models', model: 'all-MiniLM-L6-v2' }, { id: 'onnx:x', dimensions: 384, maxTokens: 256 });
+    const onnx = threadedEmbedder(
+      { kind: 'onnx', modelsDir: '/nonexistent-models', model: 'all-MiniLM-L6-v2' },
+      { id: 'onnx:x', dimensions: 384, maxTokens: 256 },
+    );
     try {
-      await assert.rejects(onnx.embed(['hello']), (err: unknown) => err instanceof EmbedderError && err.code === 'model_missing' && /nonexistent-models/.test(err.message));
+      await assert.rejects(
+        onnx.embed(['hello']),
+        (err: unknown) =>
+          err instanceof EmbedderError && err.code === 'model_missing' && /nonexistent-models/.test(err.message),
+      );
     } finally {
       await onnx.close();
     }
@@ -49,13 +56,20 @@ describe('embedder in a worker thread', () => {
     const cut = threaded.embed(Array.from({ length: 200 }, (_, i) => `a long enough text to embed, number ${i}`));
     const closing = threaded.close();
     const next = threaded.embed(['asked while the old thread is ending']); // before its 'exit' event
-    await assert.rejects(cut, (err: unknown) => err instanceof EmbedderError && err.code === 'unavailable' && err.retryable && /thread/.test(err.message));
+    await assert.rejects(
+      cut,
+      (err: unknown) =>
+        err instanceof EmbedderError && err.code === 'unavailable' && err.retryable && /thread/.test(err.message),
+    );
     await closing;
     const [v] = await next;
     assert.equal(v.length, 512);
   });
 
   it('refuses what cannot be sent to the thread, without leaving the call pending', async () => {
-    await assert.rejects(threaded.embed([Symbol('x') as never]), (err: unknown) => err instanceof EmbedderError && err.code === 'invalid_input');
+    await assert.rejects(
+      threaded.embed([Symbol('x') as never]),
+      (err: unknown) => err instanceof EmbedderError && err.code === 'invalid_input',
+    );
   });
 });

@@ -14,7 +14,11 @@ export interface ThreadedEmbedder extends Embedder {
   close(): Promise<void>;
 }
 
-type Reply = { id: number; vectors?: number[][]; error?: { message: string; code: EmbedderErrorCode; retryable: boolean } };
+type Reply = {
+  id: number;
+  vectors?: number[][];
+  error?: { message: string; code: EmbedderErrorCode; retryable: boolean };
+};
 interface Pending {
   resolve(v: number[][]): void;
   reject(e: Error): void;
@@ -28,7 +32,10 @@ const ENTRY = new URL(`./embedder-thread.worker${import.meta.url.endsWith('.ts')
  * or `onnx`) in a thread. `meta` is what callers read without waiting for the thread: it
  * must describe the same model (take it from an instance built from the same config).
  */
-export function threadedEmbedder(config: EmbedderConfig, meta: Pick<Embedder, 'id' | 'dimensions' | 'maxTokens'>): ThreadedEmbedder {
+export function threadedEmbedder(
+  config: EmbedderConfig,
+  meta: Pick<Embedder, 'id' | 'dimensions' | 'maxTokens'>,
+): ThreadedEmbedder {
   // Calls are kept per thread: a thread that ends fails only its own calls, never those of
   // the thread started after it (its 'exit' can come after a new call already started one).
   let current: { w: Worker; pending: Map<number, Pending> } | null = null;

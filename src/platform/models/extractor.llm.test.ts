@@ -19,15 +19,32 @@ type Reply = FakeReply<Seen['body']>;
 /** A chat-completions answer whose assistant message is `content`. */
 const chat = (content: string) => ({
   status: 200,
-  body: { id: 'c1', object: 'chat.completion', model: 'test-llm', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }] },
+  body: {
+    id: 'c1',
+    object: 'chat.completion',
+    model: 'test-llm',
+    choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }],
+  },
 });
 
 const GOOD = {
   nodes: [
     { id: 'speaker', type: 'Person', name: 'Sam', properties: [], mentions: ['I'] },
-    { id: 'n1', type: 'Person', name: 'jane doe', properties: [{ key: 'age', value: 31 }], mentions: ['my sister Jane'] },
+    {
+      id: 'n1',
+      type: 'Person',
+      name: 'jane doe',
+      properties: [{ key: 'age', value: 31 }],
+      mentions: ['my sister Jane'],
+    },
     { id: 'n2', type: 'Organization', name: 'Google', properties: [], mentions: ['Google'] },
-    { id: 'n3', type: 'Place', name: 'San Francisco', properties: [{ key: 'country', value: 'USA' }], mentions: ['San Francisco'] },
+    {
+      id: 'n3',
+      type: 'Place',
+      name: 'San Francisco',
+      properties: [{ key: 'country', value: 'USA' }],
+      mentions: ['San Francisco'],
+    },
     { id: 'n4', type: 'Spaceship', name: 'Enterprise', properties: [], mentions: ['Enterprise'] },
   ],
   relationships: [
@@ -47,8 +64,13 @@ describe('LLM extractor (OpenAI-compatible chat completions)', () => {
     seen.length = 0;
     reply = () => chat(JSON.stringify(GOOD));
   });
-  const make = (extra: Partial<Parameters<typeof createLlmExtractor>[0]> = {}) => createLlmExtractor({ baseUrl: fake.url(), model: 'test-llm', ...extra });
-  const input = { content: 'My sister Jane works at Google and lives in San Francisco.', speaker: 'Sam', createdAt: new Date('2023-05-08T12:00:00Z') };
+  const make = (extra: Partial<Parameters<typeof createLlmExtractor>[0]> = {}) =>
+    createLlmExtractor({ baseUrl: fake.url(), model: 'test-llm', ...extra });
+  const input = {
+    content: 'My sister Jane works at Google and lives in San Francisco.',
+    speaker: 'Sam',
+    createdAt: new Date('2023-05-08T12:00:00Z'),
+  };
 
   it('sends a json_schema request with the types enumerated and the auth header, and maps the reply', async () => {
     const e = make({ apiKey: 'sk-test' });
@@ -65,7 +87,10 @@ describe('LLM extractor (OpenAI-compatible chat completions)', () => {
     const schema = body.response_format.json_schema!.schema;
     assert.deepEqual(schema.properties.nodes.items.properties.type.enum, [...DEFAULT_NODE_TYPES]);
     assert.ok(schema.properties.relationships.items.properties.type.enum?.includes('WORKS_AT'));
-    assert.deepEqual(body.messages.map((m) => m.role), ['system', 'user']);
+    assert.deepEqual(
+      body.messages.map((m) => m.role),
+      ['system', 'user'],
+    );
     assert.match(body.messages[1].content, /Reference date: 2023-05-08 \(Monday\)/);
     assert.match(body.messages[1].content, /Speaker: Sam/);
     assert.match(body.messages[1].content, /user: Hi, I am Sam\./);
@@ -115,7 +140,13 @@ describe('LLM extractor (OpenAI-compatible chat completions)', () => {
         JSON.stringify({
           nodes: [
             { id: 'a', type: 'Person', name: 'Jane', properties: [{ key: 'age', value: '31' }], mentions: ['Jane'] },
-            { id: 'b', type: 'company', name: 'Google', properties: [{ key: 'sector', value: 'search' }], mentions: ['Google'] },
+            {
+              id: 'b',
+              type: 'company',
+              name: 'Google',
+              properties: [{ key: 'sector', value: 'search' }],
+              mentions: ['Google'],
+            },
             { id: 'c', type: 'Place', name: 'San Francisco', properties: [], mentions: ['San Francisco'] },
           ],
           relationships: [
@@ -142,11 +173,17 @@ describe('LLM extractor (OpenAI-compatible chat completions)', () => {
   });
 
   it('repairs invalid JSON once, showing the model its reply', async () => {
-    reply = (_s, attempt) => (attempt === 1 ? chat('Sure! Here is the graph: {"nodes": [{"id": "n1", "type": "Person"') : chat('```json\n' + JSON.stringify(GOOD) + '\n```'));
+    reply = (_s, attempt) =>
+      attempt === 1
+        ? chat('Sure! Here is the graph: {"nodes": [{"id": "n1", "type": "Person"')
+        : chat('```json\n' + JSON.stringify(GOOD) + '\n```');
     const x = await make().extract(input);
     assert.equal(seen.length, 2);
     const repair = seen[1].body.messages;
-    assert.deepEqual(repair.map((m) => m.role), ['system', 'user', 'assistant', 'user']);
+    assert.deepEqual(
+      repair.map((m) => m.role),
+      ['system', 'user', 'assistant', 'user'],
+    );
     assert.match(repair[2].content, /^Sure! Here is the graph/);
     assert.match(repair[3].content, /not valid: (?:no JSON object found|invalid JSON)/);
     assert.equal(x.nodes.length, 4);
@@ -186,7 +223,10 @@ describe('LLM extractor (OpenAI-compatible chat completions)', () => {
 
   it('passes Retry-After of a 429 on', async () => {
     reply = () => ({ status: 429, body: { error: 'slow down' }, headers: { 'retry-after': '2' } });
-    await assert.rejects(make().extract(input), (err: unknown) => err instanceof ExtractorError && err.retryable && err.retryAfterMs === 2000);
+    await assert.rejects(
+      make().extract(input),
+      (err: unknown) => err instanceof ExtractorError && err.retryable && err.retryAfterMs === 2000,
+    );
   });
 
   it('reports a bad key as a non-retryable http_error', async () => {
@@ -214,18 +254,42 @@ describe('LLM extractor (OpenAI-compatible chat completions)', () => {
     reply = (s) =>
       s.body.response_format.type === 'json_schema'
         ? { status: 400, body: { error: { message: "response_format 'json_schema' is not supported" } } }
-        : chat(JSON.stringify({ nodes: [{ id: 1, type: 'Organization', name: 'Google', properties: { founded: 1998, note: null } }] }));
+        : chat(
+            JSON.stringify({
+              nodes: [{ id: 1, type: 'Organization', name: 'Google', properties: { founded: 1998, note: null } }],
+            }),
+          );
     const e = make();
     const x = await e.extract(input);
-    assert.deepEqual(seen.map((s) => s.body.response_format.type), ['json_schema', 'json_object']);
-    assert.deepEqual(x.nodes, [{ key: 'organization:google', type: 'Organization', name: 'Google', properties: { founded: 1998 }, mentions: ['Google'] }]);
+    assert.deepEqual(
+      seen.map((s) => s.body.response_format.type),
+      ['json_schema', 'json_object'],
+    );
+    assert.deepEqual(x.nodes, [
+      {
+        key: 'organization:google',
+        type: 'Organization',
+        name: 'Google',
+        properties: { founded: 1998 },
+        mentions: ['Google'],
+      },
+    ]);
     await e.extract(input);
-    assert.deepEqual(seen.map((s) => s.body.response_format.type), ['json_schema', 'json_object', 'json_object']);
+    assert.deepEqual(
+      seen.map((s) => s.body.response_format.type),
+      ['json_schema', 'json_object', 'json_object'],
+    );
   });
 
   it('treats a refusal as a non-retryable bad_response and skips blank content', async () => {
-    reply = () => ({ status: 200, body: { choices: [{ message: { role: 'assistant', content: null, refusal: 'I will not.' } }] } });
-    await assert.rejects(make().extract(input), (err: unknown) => err instanceof ExtractorError && err.code === 'bad_response' && !err.retryable);
+    reply = () => ({
+      status: 200,
+      body: { choices: [{ message: { role: 'assistant', content: null, refusal: 'I will not.' } }] },
+    });
+    await assert.rejects(
+      make().extract(input),
+      (err: unknown) => err instanceof ExtractorError && err.code === 'bad_response' && !err.retryable,
+    );
     seen.length = 0;
     assert.deepEqual(await make().extract({ content: '   ' }), { nodes: [], relationships: [] });
     assert.equal(seen.length, 0);

@@ -56,7 +56,15 @@ const properties = z
   });
 const id = z.union([z.string().min(1), z.number()]).transform(String);
 const replySchema = z.object({
-  nodes: z.array(z.object({ id, type: z.string().min(1), name: z.string().trim().min(1), properties, mentions: z.array(z.string()).optional() })),
+  nodes: z.array(
+    z.object({
+      id,
+      type: z.string().min(1),
+      name: z.string().trim().min(1),
+      properties,
+      mentions: z.array(z.string()).optional(),
+    }),
+  ),
   relationships: z.array(z.object({ source: id, target: id, type: z.string().min(1), properties })).default([]),
 });
 
@@ -71,20 +79,34 @@ export function createLlmExtractor(options: LlmExtractorOptions): Extractor {
   async function complete(messages: ChatMessage[], jsonSchema: object): Promise<string> {
     const body: Record<string, unknown> = { model: options.model, messages, temperature: options.temperature ?? 0 };
     if (options.maxTokens) body.max_tokens = options.maxTokens;
-    body.response_format = format === 'json_schema' ? { type: 'json_schema', json_schema: { name: 'graph_extraction', strict: true, schema: jsonSchema } } : { type: 'json_object' };
+    body.response_format =
+      format === 'json_schema'
+        ? { type: 'json_schema', json_schema: { name: 'graph_extraction', strict: true, schema: jsonSchema } }
+        : { type: 'json_object' };
     const { res, text } = await postJson(doFetch, url, body, {
-      apiKey: options.apiKey, timeoutMs,
-      unavailable: (reason, cause) => new ExtractorError('unavailable', `${name}: POST ${url} ${reason}`, true, { cause }),
+      apiKey: options.apiKey,
+      timeoutMs,
+      unavailable: (reason, cause) =>
+        new ExtractorError('unavailable', `${name}: POST ${url} ${reason}`, true, { cause }),
     });
     // Servers without structured output reject json_schema with a 400 that names it: use json_object from now on.
-    if ((res.status === 400 || res.status === 422) && format === 'json_schema' && /response_format|json_schema|structured/i.test(text)) {
+    if (
+      (res.status === 400 || res.status === 422) &&
+      format === 'json_schema' &&
+      /response_format|json_schema|structured/i.test(text)
+    ) {
       format = 'json_object';
       return complete(messages, jsonSchema);
     }
     if (!res.ok) {
       const retryable = retryableStatus(res.status);
       const retryAfter = retryAfterMs(res.headers.get('retry-after'));
-      throw new ExtractorError(retryable ? 'unavailable' : 'http_error', `${name}: POST ${url} answered ${res.status}: ${errorMessage(text)}`, retryable, { retryAfterMs: retryAfter });
+      throw new ExtractorError(
+        retryable ? 'unavailable' : 'http_error',
+        `${name}: POST ${url} answered ${res.status}: ${errorMessage(text)}`,
+        retryable,
+        { retryAfterMs: retryAfter },
+      );
     }
     let message: { content?: unknown; refusal?: unknown } | undefined;
     try {
@@ -93,7 +115,8 @@ export function createLlmExtractor(options: LlmExtractorOptions): Extractor {
       // A 200 that is not JSON is a proxy or server fault, not the model's: worth retrying.
       throw new ExtractorError('unavailable', `${name}: response is not JSON: ${text.slice(0, 200)}`, true);
     }
-    if (typeof message?.refusal === 'string' && message.refusal) throw new ExtractorError('bad_response', `${name}: the model refused: ${message.refusal.slice(0, 300)}`);
+    if (typeof message?.refusal === 'string' && message.refusal)
+      throw new ExtractorError('bad_response', `${name}: the model refused: ${message.refusal.slice(0, 300)}`);
     return typeof message?.content === 'string' ? message.content : '';
   }
 
@@ -101,7 +124,9 @@ export function createLlmExtractor(options: LlmExtractorOptions): Extractor {
     id: name,
     async extract(input: ExtractionInput): Promise<Extraction> {
       const nodeTypes = input.schema ? input.schema.node_types.map((t) => t.name) : [...DEFAULT_NODE_TYPES];
-      const relTypes = input.schema ? input.schema.relationship_types.map((t) => upperSnake(t.name)) : [...DEFAULT_RELATIONSHIP_TYPES];
+      const relTypes = input.schema
+        ? input.schema.relationship_types.map((t) => upperSnake(t.name))
+        : [...DEFAULT_RELATIONSHIP_TYPES];
       if (!input.content.trim()) return { nodes: [], relationships: [] };
       const jsonSchema = extractionJsonSchema(nodeTypes, relTypes);
       const messages = buildMessages(input, nodeTypes, relTypes);
@@ -112,11 +137,18 @@ export function createLlmExtractor(options: LlmExtractorOptions): Extractor {
         const repair: ChatMessage[] = [
           ...messages,
           { role: 'assistant', content: first },
-          { role: 'user', content: `That reply is not valid: ${parsed.error}. Reply again with only the corrected JSON object, nothing else.` },
+          {
+            role: 'user',
+            content: `That reply is not valid: ${parsed.error}. Reply again with only the corrected JSON object, nothing else.`,
+          },
         ];
         const second = await complete(repair, jsonSchema);
         parsed = parseReply(second);
-        if (!parsed.ok) throw new ExtractorError('bad_response', `${name}: unusable output after one repair attempt: ${parsed.error}; reply began: ${second.slice(0, 200)}`);
+        if (!parsed.ok)
+          throw new ExtractorError(
+            'bad_response',
+            `${name}: unusable output after one repair attempt: ${parsed.error}; reply began: ${second.slice(0, 200)}`,
+          );
       }
       return restrictToSchema(toExtraction(parsed.value, nodeTypes, relTypes), input.schema);
     },
@@ -127,12 +159,39 @@ export function createLlmExtractor(options: LlmExtractorOptions): Extractor {
 export function extractionJsonSchema(nodeTypes: string[], relationshipTypes: string[]): object {
   const props = {
     type: 'array',
-    items: { type: 'object', additionalProperties: false, required: ['key', 'value'], properties: { key: { type: 'string' }, value: { type: ['string', 'number', 'boolean'] } } },
+    items: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['key', 'value'],
+      properties: { key: { type: 'string' }, value: { type: ['string', 'number', 'boolean'] } },
+    },
   };
-  const object = (props: Record<string, object>) => ({ type: 'object', additionalProperties: false, required: Object.keys(props), properties: props });
+  const object = (props: Record<string, object>) => ({
+    type: 'object',
+    additionalProperties: false,
+    required: Object.keys(props),
+    properties: props,
+  });
   return object({
-    nodes: { type: 'array', items: object({ id: { type: 'string' }, type: { type: 'string', enum: nodeTypes }, name: { type: 'string' }, properties: props, mentions: { type: 'array', items: { type: 'string' } } }) },
-    relationships: { type: 'array', items: object({ source: { type: 'string' }, target: { type: 'string' }, type: { type: 'string', enum: relationshipTypes }, properties: props }) },
+    nodes: {
+      type: 'array',
+      items: object({
+        id: { type: 'string' },
+        type: { type: 'string', enum: nodeTypes },
+        name: { type: 'string' },
+        properties: props,
+        mentions: { type: 'array', items: { type: 'string' } },
+      }),
+    },
+    relationships: {
+      type: 'array',
+      items: object({
+        source: { type: 'string' },
+        target: { type: 'string' },
+        type: { type: 'string', enum: relationshipTypes },
+        properties: props,
+      }),
+    },
   });
 }
 
@@ -150,7 +209,12 @@ function parseReply(text: string): { ok: true; value: Reply } | { ok: false; err
     return { ok: false, error: `invalid JSON (${(err as Error).message})` };
   }
   const result = replySchema.safeParse(json);
-  return result.success ? { ok: true, value: result.data } : { ok: false, error: `does not match the schema: ${z.prettifyError(result.error).replace(/\s+/g, ' ').slice(0, 300)}` };
+  return result.success
+    ? { ok: true, value: result.data }
+    : {
+        ok: false,
+        error: `does not match the schema: ${z.prettifyError(result.error).replace(/\s+/g, ' ').slice(0, 300)}`,
+      };
 }
 
 /** One chat-completions message. */
@@ -172,13 +236,19 @@ function buildMessages(input: ExtractionInput, nodeTypes: string[], relTypes: st
   const nodeLines = nodeTypes.map((t) => {
     const props = schema?.node_types
       .find((n) => n.name === t)
-      ?.properties.map((p) => `${p.name}: ${p.type}${p.required ? ', required' : ''}${p.enum ? `, one of ${p.enum.map((v) => JSON.stringify(v)).join(' | ')}` : ''}`)
+      ?.properties.map(
+        (p) =>
+          `${p.name}: ${p.type}${p.required ? ', required' : ''}${p.enum ? `, one of ${p.enum.map((v) => JSON.stringify(v)).join(' | ')}` : ''}`,
+      )
       .join('; ');
     return `- ${t}${!schema && TYPE_HINTS[t] ? `: ${TYPE_HINTS[t]}` : ''}${props ? ` (properties: ${props})` : ''}`;
   });
   const relLines = relTypes.map((t) => {
     const decl = schema?.relationship_types.find((r) => upperSnake(r.name) === t);
-    const ends = decl?.source_types?.length || decl?.target_types?.length ? ` (${decl.source_types?.join('|') || 'any'} -> ${decl.target_types?.join('|') || 'any'})` : '';
+    const ends =
+      decl?.source_types?.length || decl?.target_types?.length
+        ? ` (${decl.source_types?.join('|') || 'any'} -> ${decl.target_types?.join('|') || 'any'})`
+        : '';
     return `- ${t}${ends}`;
   });
   const system = [
@@ -188,17 +258,28 @@ function buildMessages(input: ExtractionInput, nodeTypes: string[], relTypes: st
     `Relationship types (source -> target), use no others:\n${relLines.join('\n')}`,
     'Rules:',
     '- One node per distinct entity. `id` is a short id you choose (n1, n2, ...); relationships refer to node ids.',
-    '- `name` is the canonical name: the fullest name used, without a possessive \'s.',
+    "- `name` is the canonical name: the fullest name used, without a possessive 's.",
     '- `properties` is a list of {key, value}; `mentions` lists the exact text spans that name the node.',
     `- "I", "me" and "my" are the speaker${input.speaker ? ` (${input.speaker})` : ''}; give the speaker the id "speaker" when their name is known, otherwise leave them out.`,
     '- Resolve relative dates ("yesterday", "last week") against the reference date.',
-    schema ? '' : '- FAMILY, FRIEND, PARTNER and COLLEAGUE carry a "relation" property (sister, best friend, ...). MENTIONED_WITH links entities that only occur together.',
+    schema
+      ? ''
+      : '- FAMILY, FRIEND, PARTNER and COLLEAGUE carry a "relation" property (sister, best friend, ...). MENTIONED_WITH links entities that only occur together.',
     '- Extract only what the memory states; earlier turns are context for resolving references only.',
-    input.guidance?.length ? `Property guidance (fill these properties as described):\n${input.guidance.map((g) => `- ${g}`).join('\n')}` : '',
+    input.guidance?.length
+      ? `Property guidance (fill these properties as described):\n${input.guidance.map((g) => `- ${g}`).join('\n')}`
+      : '',
   ].filter(Boolean);
-  const ref = input.createdAt ? `${input.createdAt.toISOString().slice(0, 10)} (${input.createdAt.toLocaleDateString('en-US', { weekday: 'long', timeZone: 'UTC' })})` : 'unknown';
+  const ref = input.createdAt
+    ? `${input.createdAt.toISOString().slice(0, 10)} (${input.createdAt.toLocaleDateString('en-US', { weekday: 'long', timeZone: 'UTC' })})`
+    : 'unknown';
   const context = (input.context ?? []).map((t) => `${t.role}: ${t.content}`).join('\n');
-  const user = [`Reference date: ${ref}`, input.speaker ? `Speaker: ${input.speaker}` : '', context ? `Earlier turns (context only):\n${context}` : '', `Memory:\n${input.content}`];
+  const user = [
+    `Reference date: ${ref}`,
+    input.speaker ? `Speaker: ${input.speaker}` : '',
+    context ? `Earlier turns (context only):\n${context}` : '',
+    `Memory:\n${input.content}`,
+  ];
   return [
     { role: 'system', content: system.join('\n') },
     { role: 'user', content: user.filter(Boolean).join('\n\n') },
@@ -213,7 +294,13 @@ function toExtraction(reply: Reply, nodeTypes: string[], relTypes: string[]): Ex
     const type = nodeTypes.find((t) => t.toLowerCase() === n.type.trim().toLowerCase());
     if (!type) continue;
     const name = canonicalName(n.name) || n.name;
-    const key = n.id === 'speaker' ? 'speaker' : `${type.toLowerCase()}:${name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '')}`;
+    const key =
+      n.id === 'speaker'
+        ? 'speaker'
+        : `${type.toLowerCase()}:${name
+            .toLowerCase()
+            .replace(/[^\p{L}\p{N}]+/gu, '-')
+            .replace(/^-|-$/g, '')}`;
     keyOf.set(n.id, key);
     const existing = nodes.get(key);
     const mentions = n.mentions?.length ? n.mentions : [n.name];
@@ -231,7 +318,9 @@ function toExtraction(reply: Reply, nodeTypes: string[], relTypes: string[]): Ex
     const dedupe = `${source}|${type}|${target}`;
     if (!relTypes.includes(type) || !source || !target || source === target || seen.has(dedupe)) continue;
     seen.add(dedupe);
-    relationships.push(Object.keys(r.properties).length ? { source, target, type, properties: r.properties } : { source, target, type });
+    relationships.push(
+      Object.keys(r.properties).length ? { source, target, type, properties: r.properties } : { source, target, type },
+    );
   }
   return { nodes: [...nodes.values()], relationships };
 }

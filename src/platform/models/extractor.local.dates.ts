@@ -20,7 +20,20 @@ const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', '
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const RELATIVE_DAYS = table({ yesterday: -1, today: 0, tonight: 0, tomorrow: 1 });
 const SHIFT = table({ last: -1, past: -1, this: 0, next: 1, coming: 1 });
-const QUANTITY = table({ a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 });
+const QUANTITY = table({
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+});
 const SEASONS = table({ spring: 2, summer: 5, fall: 8, autumn: 8, winter: 11 }); // first month, 0-based
 const DAY_MS = 86_400_000;
 
@@ -28,7 +41,9 @@ const monthOf = (t: Tok | undefined) => (t && has(t, 'Month') && isCap(t) ? MONT
 const weekdayOf = (t: Tok | undefined) => (t && isCap(t) ? WEEKDAYS.indexOf(t.norm) : -1);
 /** Also 'Tues', 'Thurs'…, accepted only after last/next/this/on, where they cannot be anything else. */
 const weekdayAbbrevOf = (t: Tok | undefined) =>
-  t && isCap(t) && /^(?:sun|mon|tue|tues|wed|thu|thur|thurs|fri|sat)$/.test(t.norm) ? WEEKDAYS.findIndex((d) => d.startsWith(t.norm.slice(0, 3))) : weekdayOf(t);
+  t && isCap(t) && /^(?:sun|mon|tue|tues|wed|thu|thur|thurs|fri|sat)$/.test(t.norm)
+    ? WEEKDAYS.findIndex((d) => d.startsWith(t.norm.slice(0, 3)))
+    : weekdayOf(t);
 const dayOf = (t: Tok | undefined) => {
   const m = /^(\d{1,2})(?:st|nd|rd|th)?$/.exec(t?.norm ?? '');
   return m && +m[1] >= 1 && +m[1] <= 31 ? +m[1] : undefined;
@@ -89,7 +104,8 @@ export function matchDate(toks: Tok[], i: number, ref: Date | undefined, tense: 
   } else if (n in SHIFT && next && (/^(?:week|weekend|month|year)$/.test(next.norm) || weekdayAbbrevOf(next) >= 0)) {
     end = i + 2;
     const k = SHIFT[n];
-    if (!ref) value = undefined; // claimed, but nothing to resolve against
+    if (!ref)
+      value = undefined; // claimed, but nothing to resolve against
     else if (next.norm === 'week') value = [isoWeek(addDays(ref, 7 * k)), 'week'];
     else if (next.norm === 'weekend') value = [isoDay(weekendOf(ref, k)), 'weekend'];
     else if (next.norm === 'month') value = [isoMonth(ref, k), 'month'];
@@ -119,13 +135,22 @@ export function matchDate(toks: Tok[], i: number, ref: Date | undefined, tense: 
     const year = yearOf(day ? toks[i + 2] : next);
     end = i + 1 + (day ? 1 : 0) + (year ? 1 : 0);
     if (day) value = dayValue(ref, monthOf(t), day, year, tense);
-    else if (year || ref) value = [`${year ?? yearFor(ref!, monthOf(t), undefined, tense)}-${pad(monthOf(t) + 1)}`, 'month'];
+    else if (year || ref)
+      value = [`${year ?? yearFor(ref!, monthOf(t), undefined, tense)}-${pad(monthOf(t) + 1)}`, 'month'];
   } else if (weekdayOf(t) >= 0 || (toks[i - 1]?.norm === 'on' && weekdayAbbrevOf(t) >= 0)) {
-    if (ref) value = [isoDay(weekdayNear(ref, weekdayAbbrevOf(t), tense === 'past' ? -1 : tense === 'future' ? 1 : 0)), 'day'];
+    if (ref)
+      value = [isoDay(weekdayNear(ref, weekdayAbbrevOf(t), tense === 'past' ? -1 : tense === 'future' ? 1 : 0)), 'day'];
   } else if (yearOf(t) && (has(t, 'Year') || /^(?:in|since|of|from|until|by)$/.test(toks[i - 1]?.norm ?? ''))) {
     value = [String(yearOf(t)), 'year'];
   } else return undefined;
-  const s = span(toks, i, end, 'Date', value?.[0] ?? '', value ? { granularity: value[1], text: surfaceOf(toks.slice(i, end)) } : {});
+  const s = span(
+    toks,
+    i,
+    end,
+    'Date',
+    value?.[0] ?? '',
+    value ? { granularity: value[1], text: surfaceOf(toks.slice(i, end)) } : {},
+  );
   return value ? s : { ...s, dropped: true };
 }
 
@@ -143,7 +168,13 @@ function matchAgo(toks: Tok[], i: number): { q: number; unit: string; end: numbe
 }
 
 /** A day of a month as [ISO day, 'day']; the year inferred when absent; undefined for "30 February" or with nothing to infer from. */
-function dayValue(ref: Date | undefined, month: number, day: number, year: number | undefined, tense: Tense): [string, string] | undefined {
+function dayValue(
+  ref: Date | undefined,
+  month: number,
+  day: number,
+  year: number | undefined,
+  tense: Tense,
+): [string, string] | undefined {
   const y = year ?? (ref ? yearFor(ref, month, day, tense) : undefined);
   if (y === undefined) return undefined;
   const d = new Date(Date.UTC(y, month, day));

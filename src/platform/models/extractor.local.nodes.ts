@@ -7,7 +7,11 @@ import { canonicalName, type ExtractedNode, type ExtractedRelationship, type Ext
 import type { Span } from './extractor.local.tokens.ts';
 
 const NAMED_TYPES = new Set(['Person', 'Organization', 'Place', 'Product']);
-const slug = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '');
+const slug = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-|-$/g, '');
 
 /** Nodes of one extraction, deduplicated case-insensitively; a named entity wins over a same-named topic. */
 export class NodeRegistry {
@@ -29,7 +33,9 @@ export class NodeRegistry {
   add(s: Span): string {
     const lower = s.name.toLowerCase();
     const lookup = NAMED_TYPES.has(s.type) ? `named:${lower}` : `${s.type}:${lower}`;
-    const key = this.byName.get(lookup) ?? (NAMED_TYPES.has(s.type) || s.type === 'Date' ? undefined : this.byName.get(`named:${lower}`));
+    const key =
+      this.byName.get(lookup) ??
+      (NAMED_TYPES.has(s.type) || s.type === 'Date' ? undefined : this.byName.get(`named:${lower}`));
     if (key) {
       const node = this.nodes.get(key)!;
       if (!node.mentions.includes(s.surface)) node.mentions.push(s.surface);
@@ -38,7 +44,13 @@ export class NodeRegistry {
     }
     let fresh = `${s.type.toLowerCase()}:${slug(s.name) || 'x'}`;
     for (let n = 2; this.nodes.has(fresh); n++) fresh = `${s.type.toLowerCase()}:${slug(s.name)}-${n}`;
-    this.nodes.set(fresh, { key: fresh, type: s.type, name: s.name, properties: { ...s.props }, mentions: [s.surface] });
+    this.nodes.set(fresh, {
+      key: fresh,
+      type: s.type,
+      name: s.name,
+      properties: { ...s.props },
+      mentions: [s.surface],
+    });
     this.byName.set(lookup, fresh);
     return fresh;
   }
@@ -49,7 +61,11 @@ export class NodeRegistry {
     const people = [...this.nodes.values()].filter((n) => n.type === 'Person');
     for (const short of people.filter((n) => !n.name.includes(' ') && n.key !== 'speaker')) {
       const word = short.name.toLowerCase();
-      const full = people.filter((n) => n.name.includes(' ') && [n.name.split(' ')[0], n.name.split(' ').at(-1)].some((w) => w!.toLowerCase() === word));
+      const full = people.filter(
+        (n) =>
+          n.name.includes(' ') &&
+          [n.name.split(' ')[0], n.name.split(' ').at(-1)].some((w) => w!.toLowerCase() === word),
+      );
       if (full.length !== 1) continue;
       alias.set(short.key, full[0].key);
       full[0].mentions.push(...short.mentions.filter((m) => !full[0].mentions.includes(m)));

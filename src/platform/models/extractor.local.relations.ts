@@ -10,8 +10,13 @@ import { breaksAfter, has, table, type Span, type Tok } from './extractor.local.
 
 /** Kinship and role nouns: "my sister Jane", "Bob is my manager". `toNamed` false: the named person is the source. */
 const KIN = table<{ type: string; toNamed: boolean }>({});
-const kin = (type: string, toNamed: boolean, words: string) => words.split(' ').forEach((w) => (KIN[w] = { type, toNamed }));
-kin('FAMILY', true, 'mother mom mum father dad parent sister brother sibling son daughter child kid grandmother grandma grandfather grandpa grandparent grandson granddaughter grandchild aunt uncle cousin niece nephew stepmom stepdad stepson stepdaughter');
+const kin = (type: string, toNamed: boolean, words: string) =>
+  words.split(' ').forEach((w) => (KIN[w] = { type, toNamed }));
+kin(
+  'FAMILY',
+  true,
+  'mother mom mum father dad parent sister brother sibling son daughter child kid grandmother grandma grandfather grandpa grandparent grandson granddaughter grandchild aunt uncle cousin niece nephew stepmom stepdad stepson stepdaughter',
+);
 kin('FRIEND', true, 'friend buddy pal bestie bff roommate');
 kin('MARRIED_TO', true, 'wife husband spouse');
 kin('PARTNER', true, 'partner boyfriend girlfriend fiance fiancee fiancé fiancée');
@@ -19,7 +24,8 @@ kin('COLLEAGUE', true, 'colleague coworker co-worker teammate');
 kin('MANAGES', false, 'manager boss supervisor');
 kin('MANAGES', true, 'employee assistant');
 kin('MENTORS', false, 'mentor coach teacher');
-const KIN_MODIFIER = '(?:(?:best|close|old|older|younger|little|big|twin|baby|eldest|oldest|youngest|ex|dear|good|great|new) )?';
+const KIN_MODIFIER =
+  '(?:(?:best|close|old|older|younger|little|big|twin|baby|eldest|oldest|youngest|ex|dear|good|great|new) )?';
 /** "my [best] friend [is|named] Jane": the words between the possessor and the name. */
 const KIN_BEFORE_NAME = new RegExp(`^${KIN_MODIFIER}(\\S+)(?: (?:is|was|named|called))?$`);
 /** "Jane, my [best] friend": the words right after the possessor. */
@@ -29,31 +35,75 @@ const KIN_AFTER_POSSESSOR = new RegExp(`^${KIN_MODIFIER}(\\S+)`);
 export const isKinNoun = (word: string) => KIN[word] !== undefined;
 
 /** Words the verb patterns may carry before the verb ("has just moved to", "was recently married to"). */
-const AUX = '(?:(?:am|is|are|was|were|be|been|has|have|had|just|also|still|now|already|finally|recently|currently|actually|really|first|often|usually|always|even|never|did|do|does) )*';
-const rule = (type: string, verbs: string, to: string[], from = ['Person']) => ({ type, re: new RegExp(`^${AUX}(?:${verbs})$`), to, from });
+const AUX =
+  '(?:(?:am|is|are|was|were|be|been|has|have|had|just|also|still|now|already|finally|recently|currently|actually|really|first|often|usually|always|even|never|did|do|does) )*';
+const rule = (type: string, verbs: string, to: string[], from = ['Person']) => ({
+  type,
+  re: new RegExp(`^${AUX}(?:${verbs})$`),
+  to,
+  from,
+});
 const VERB_RULES = [
-  rule('WORKS_AT', '(?:work|works|worked|working|employed|intern|interned|interning|job)(?: \\w+){0,3} (?:at|for|with)', ['Organization', 'Place']),
+  rule(
+    'WORKS_AT',
+    '(?:work|works|worked|working|employed|intern|interned|interning|job)(?: \\w+){0,3} (?:at|for|with)',
+    ['Organization', 'Place'],
+  ),
   rule('WORKS_AT', '(?:is|was|am|are) \\w+(?: \\w+)? (?:at|for)', ['Organization']),
-  rule('LIVES_IN', '(?:live|lives|lived|living|reside|resides|resided|moved|move|moving|relocated|settled)(?: back)? (?:in|to|into)', ['Place']),
+  rule(
+    'LIVES_IN',
+    '(?:live|lives|lived|living|reside|resides|resided|moved|move|moving|relocated|settled)(?: back)? (?:in|to|into)',
+    ['Place'],
+  ),
   rule('FROM', '(?:is|am|are|was|were|come|comes|came) from|grew up in|born in', ['Place']),
-  rule('MET', '(?:met|meet|meets|meeting)(?: up)?(?: with)?|bumped into|ran into|hung out with|caught up with', ['Person']),
+  rule('MET', '(?:met|meet|meets|meeting)(?: up)?(?: with)?|bumped into|ran into|hung out with|caught up with', [
+    'Person',
+  ]),
   rule('MARRIED_TO', 'married|marry|marries|wed|(?:got |get )?(?:engaged|married) to', ['Person']),
-  rule('ATTENDED', 'attended|attending|attend|attends|joined|join|participated in|took part in|signed up for|went to|go to|going to|ran|run|running', ['Event']),
-  rule('JOINED', 'joined|join|joins|joining|signed up for|became member of|volunteer at|volunteered at|volunteers at|volunteering at', ['Organization', 'Topic']),
-  rule('MANAGES', 'manage|manages|managed|managing|lead|leads|led|supervise|supervises|supervised|runs|ran|oversees|oversaw', ['Person', 'Organization', 'Topic', 'Product', 'Event'], ['Person', 'Organization']),
-  rule('VISITED', 'visited|visiting|visits|visit|went(?: back)? to|been to|traveled to|travelled to|flew to|drove to|stayed (?:in|at)|toured|returned from|came back from|trip to', ['Place', 'Organization', 'Topic']),
+  rule(
+    'ATTENDED',
+    'attended|attending|attend|attends|joined|join|participated in|took part in|signed up for|went to|go to|going to|ran|run|running',
+    ['Event'],
+  ),
+  rule(
+    'JOINED',
+    'joined|join|joins|joining|signed up for|became member of|volunteer at|volunteered at|volunteers at|volunteering at',
+    ['Organization', 'Topic'],
+  ),
+  rule(
+    'MANAGES',
+    'manage|manages|managed|managing|lead|leads|led|supervise|supervises|supervised|runs|ran|oversees|oversaw',
+    ['Person', 'Organization', 'Topic', 'Product', 'Event'],
+    ['Person', 'Organization'],
+  ),
+  rule(
+    'VISITED',
+    'visited|visiting|visits|visit|went(?: back)? to|been to|traveled to|travelled to|flew to|drove to|stayed (?:in|at)|toured|returned from|came back from|trip to',
+    ['Place', 'Organization', 'Topic'],
+  ),
   rule('BOUGHT', 'bought|buy|buys|buying|purchased|ordered|got', ['Product']),
   rule('BOUGHT', 'bought|buy|buys|buying|purchased|ordered', ['Topic']),
   rule('USES', 'use|uses|used|using|switched to|installed|downloaded|tried', ['Product', 'Organization']),
-  rule('LAUNCHED', 'launched|launches|launch|released|releases|unveiled|announced', ['Product'], ['Organization', 'Person']),
-  rule('LIKES', 'love|loves|loved|like|likes|liked|enjoy|enjoys|enjoyed|into|passionate about|fan of|obsessed with|interested in', ['Topic', 'Event', 'Product', 'Place', 'Organization']),
+  rule(
+    'LAUNCHED',
+    'launched|launches|launch|released|releases|unveiled|announced',
+    ['Product'],
+    ['Organization', 'Person'],
+  ),
+  rule(
+    'LIKES',
+    'love|loves|loved|like|likes|liked|enjoy|enjoys|enjoyed|into|passionate about|fan of|obsessed with|interested in',
+    ['Topic', 'Event', 'Product', 'Place', 'Organization'],
+  ),
 ];
 
 /** One mention in a sentence's slot sequence: an entity (key null = an unresolved pronoun) or a word. */
 type Slot = { ent: { key: string | null; type: string; possessive: boolean; at: number } } | { word: string };
 
 const SELF = new Set(['i', 'me', 'my', 'mine', 'myself']);
-const OTHER_PRONOUNS = new Set('you your yours he him his she her hers they them their theirs we us our ours it its'.split(' '));
+const OTHER_PRONOUNS = new Set(
+  'you your yours he him his she her hers they them their theirs we us our ours it its'.split(' '),
+);
 const KEEP_WORDS = new Set(['up', 'back', 'out', 'together', 'into', 'with', 'for', 'to', 'best']);
 
 /** Relationships collected over a memory, deduplicated, co-occurrence capped. */
@@ -65,7 +115,9 @@ export class Relations {
   /** A typed edge (MENTIONED_WITH goes through `cooccur`); a self-loop is ignored. */
   add(source: string, target: string, type: string, properties?: Record<string, PropertyValue>): void {
     if (source === target) return;
-    this.items.push(properties && Object.keys(properties).length ? { source, target, type, properties } : { source, target, type });
+    this.items.push(
+      properties && Object.keys(properties).length ? { source, target, type, properties } : { source, target, type },
+    );
     this.linked.add(`${source}|${target}`).add(`${target}|${source}`);
   }
   /** A MENTIONED_WITH edge, unless the pair is already linked or the cap is reached. */
@@ -86,16 +138,22 @@ export function relateSentence(toks: Tok[], spans: Span[], speakerKey: string | 
     const s = byStart.get(i);
     const t = toks[i];
     if (s) {
-      if (!s.dropped && s.type !== 'Date' && !isVocative(toks, s)) slots.push({ ent: { key: s.key!, type: s.type, possessive: s.possessive, at: i } });
+      if (!s.dropped && s.type !== 'Date' && !isVocative(toks, s))
+        slots.push({ ent: { key: s.key!, type: s.type, possessive: s.possessive, at: i } });
       i = s.end - 1;
-    } else if (SELF.has(t.norm)) slots.push({ ent: { key: speakerKey, type: 'Person', possessive: t.norm === 'my' || t.norm === 'mine', at: i } });
+    } else if (SELF.has(t.norm))
+      slots.push({ ent: { key: speakerKey, type: 'Person', possessive: t.norm === 'my' || t.norm === 'mine', at: i } });
     else if (OTHER_PRONOUNS.has(t.norm)) slots.push({ ent: { key: null, type: 'Person', possessive: false, at: i } });
     else if (KEEP_WORDS.has(t.norm) || !has(t, 'Determiner', 'Adjective', 'Adverb')) slots.push({ word: t.norm });
   }
   const dates = spans.filter((s) => s.type === 'Date' && !s.dropped);
   const when = dates.length === 1 ? { date: dates[0].name } : undefined;
   const ents = slots.flatMap((s, at) => ('ent' in s ? [{ ...s.ent, slot: at }] : []));
-  const wordsBetween = (from: number, to: number) => slots.slice(from + 1, to).flatMap((s) => ('word' in s ? [s.word] : [])).join(' ');
+  const wordsBetween = (from: number, to: number) =>
+    slots
+      .slice(from + 1, to)
+      .flatMap((s) => ('word' in s ? [s.word] : []))
+      .join(' ');
   const group = new Map<string, string[]>(); // coordinated subjects: "John and Mary moved to Boston"
   let subject: (typeof ents)[number] | null = null;
   let previous: { source: string; type: string; to: string[] } | null = null; // "I love painting and hiking"
@@ -112,8 +170,15 @@ export function relateSentence(toks: Tok[], spans: Span[], speakerKey: string | 
     }
     const kinA = KIN_BEFORE_NAME.exec(between);
     const kinB = KIN_AFTER_POSSESSOR.exec(after);
-    if (a.possessive && b.type === 'Person' && kinA && KIN[singular(kinA[1])]) addKin(rels, a.key, b.key, kinA[0].replace(/ (?:is|was|named|called)$/, ''));
-    else if (b.possessive && a.type === 'Person' && /^(?:is|was|who is|)$/.test(between) && kinB && KIN[singular(kinB[1])]) {
+    if (a.possessive && b.type === 'Person' && kinA && KIN[singular(kinA[1])])
+      addKin(rels, a.key, b.key, kinA[0].replace(/ (?:is|was|named|called)$/, ''));
+    else if (
+      b.possessive &&
+      a.type === 'Person' &&
+      /^(?:is|was|who is|)$/.test(between) &&
+      kinB &&
+      KIN[singular(kinB[1])]
+    ) {
       addKin(rels, b.key, a.key, kinB[0]);
       apposition = { source: a, at: k + 1, skip: kinB[0].length };
     }
@@ -122,9 +187,12 @@ export function relateSentence(toks: Tok[], spans: Span[], speakerKey: string | 
     let words = conj && subject ? conj[1] : between;
     // "Tom, my husband, works for Acme": the verb after the apposition belongs to Tom.
     if (apposition?.at === k) [source, words] = [apposition.source, between.slice(apposition.skip).trim()];
-    const hit = b.key ? VERB_RULES.find((r) => r.to.includes(b.type) && r.from.includes(source.type) && r.re.test(words)) : undefined;
+    const hit = b.key
+      ? VERB_RULES.find((r) => r.to.includes(b.type) && r.from.includes(source.type) && r.re.test(words))
+      : undefined;
     if (!hit) {
-      if (previous && b.key && /^(?:and|or|)$/.test(between) && previous.to.includes(b.type)) rels.add(previous.source, b.key, previous.type, when);
+      if (previous && b.key && /^(?:and|or|)$/.test(between) && previous.to.includes(b.type))
+        rels.add(previous.source, b.key, previous.type, when);
       else previous = null;
       continue;
     }
@@ -137,7 +205,9 @@ export function relateSentence(toks: Tok[], spans: Span[], speakerKey: string | 
   // Co-occurrence: nearest pairs first, so capped output keeps the likeliest links.
   const keys = ents.filter((e) => e.key).map((e) => ({ key: e.key!, at: e.at }));
   for (const d of dates) keys.push({ key: d.key!, at: d.start });
-  const pairs = keys.flatMap((x, i) => keys.slice(i + 1).map((y) => ({ a: x.key, b: y.key, gap: Math.abs(x.at - y.at) })));
+  const pairs = keys.flatMap((x, i) =>
+    keys.slice(i + 1).map((y) => ({ a: x.key, b: y.key, gap: Math.abs(x.at - y.at) })),
+  );
   for (const p of pairs.sort((x, y) => x.gap - y.gap).slice(0, 4)) rels.cooccur(p.a, p.b);
 }
 
@@ -145,7 +215,11 @@ export function relateSentence(toks: Tok[], spans: Span[], speakerKey: string | 
 function isVocative(toks: Tok[], s: Span): boolean {
   if (s.type !== 'Person') return false;
   const before = toks[s.start - 1];
-  const opens = !before || breaksAfter(before) || has(before, 'Expression') || /^(?:hey|hi|hello|thanks|thank|dear|bye|congrats|wow|oh|yeah|yes|sorry)$/.test(before.norm);
+  const opens =
+    !before ||
+    breaksAfter(before) ||
+    has(before, 'Expression') ||
+    /^(?:hey|hi|hello|thanks|thank|dear|bye|congrats|wow|oh|yeah|yes|sorry)$/.test(before.norm);
   const after = toks[s.end];
   // "Tom, my husband, works…" is an apposition, not an address.
   return opens && (s.end === toks.length || breaksAfter(toks[s.end - 1])) && !has(after, 'Possessive', 'Determiner');

@@ -15,7 +15,12 @@ export function findSpans(toks: Tok[], ref: Date | undefined): Span[] {
   const taken = new Array<boolean>(toks.length).fill(false);
   const spans: Span[] = [];
   const tense = tenseOf(toks);
-  const matchers = [(i: number) => matchDate(toks, i, ref, tense), (i: number) => matchProduct(toks, i), (i: number) => matchName(toks, i), (i: number) => matchNounPhrase(toks, i, taken)];
+  const matchers = [
+    (i: number) => matchDate(toks, i, ref, tense),
+    (i: number) => matchProduct(toks, i),
+    (i: number) => matchName(toks, i),
+    (i: number) => matchNounPhrase(toks, i, taken),
+  ];
   for (const match of matchers) {
     for (let i = 0; i < toks.length; i++) {
       if (taken[i]) continue;
@@ -30,12 +35,32 @@ export function findSpans(toks: Tok[], ref: Date | undefined): Span[] {
 }
 
 /** Verbs (lemmas) whose capitalised object is a product: "bought a new iPhone 15", "we use Microsoft Teams". */
-const PRODUCT_VERBS = new Set(['buy', 'purchase', 'order', 'get', 'use', 'launch', 'release', 'own', 'drive', 'install', 'download', 'try', 'play', 'upgrade', 'switch', 'unveil']);
+const PRODUCT_VERBS = new Set([
+  'buy',
+  'purchase',
+  'order',
+  'get',
+  'use',
+  'launch',
+  'release',
+  'own',
+  'drive',
+  'install',
+  'download',
+  'try',
+  'play',
+  'upgrade',
+  'switch',
+  'unveil',
+]);
 /** Product-looking words wherever they occur: iPhone, eReader, PS5, GPT-4, MacBook, AirPods. */
-const PRODUCT_WORD = /^(?:[a-z]{1,2}[A-Z][\w-]*|[A-Z][A-Za-z]*-?\d+[A-Za-z]*|Mac[Bb]ook|AirPods?|Xbox|Kindle|ChatGPT|PlayStation|Nintendo)$/;
+const PRODUCT_WORD =
+  /^(?:[a-z]{1,2}[A-Z][\w-]*|[A-Z][A-Za-z]*-?\d+[A-Za-z]*|Mac[Bb]ook|AirPods?|Xbox|Kindle|ChatGPT|PlayStation|Nintendo)$/;
 const PRODUCT_SUFFIX = /^(?:\d+\w*|Pro|Max|Plus|Mini|Ultra|Air|SE|Lite|Series|XL)$/;
 const productToken = (t: Tok | undefined) =>
-  !!t && (isCap(t) || /\d/.test(t.text) || PRODUCT_WORD.test(t.text)) && !has(t, 'Pronoun', 'Person', 'Place', 'Date', 'Month', 'WeekDay', 'Expression');
+  !!t &&
+  (isCap(t) || /\d/.test(t.text) || PRODUCT_WORD.test(t.text)) &&
+  !has(t, 'Pronoun', 'Person', 'Place', 'Date', 'Month', 'WeekDay', 'Expression');
 
 function matchProduct(toks: Tok[], i: number): Span | undefined {
   let start = i;
@@ -50,7 +75,8 @@ function matchProduct(toks: Tok[], i: number): Span | undefined {
     end = start;
     while (end < toks.length && productToken(toks[end]) && (end === start || !breaksAfter(toks[end - 1]))) end++;
     const run = toks.slice(start, end);
-    if (!run.length || !(isCap(run[0]) || PRODUCT_WORD.test(run[0].text)) || run.every((t) => has(t, 'Organization'))) return undefined;
+    if (!run.length || !(isCap(run[0]) || PRODUCT_WORD.test(run[0].text)) || run.every((t) => has(t, 'Organization')))
+      return undefined;
   } else return undefined;
   return span(toks, start, end, 'Product', canonicalName(surfaceOf(toks.slice(start, end))));
 }
@@ -58,11 +84,27 @@ function matchProduct(toks: Tok[], i: number): Span | undefined {
 /** A run of capitalised tokens tagged Person, Organization or Place (another ProperNoun run is a Topic). */
 function matchName(toks: Tok[], i: number): Span | undefined {
   const t = toks[i];
-  const type = has(t, 'Person', 'Honorific') ? 'Person' : has(t, 'Organization') ? 'Organization' : has(t, 'Place') ? 'Place' : has(t, 'ProperNoun') && i > 0 ? 'Topic' : '';
+  const type = has(t, 'Person', 'Honorific')
+    ? 'Person'
+    : has(t, 'Organization')
+      ? 'Organization'
+      : has(t, 'Place')
+        ? 'Place'
+        : has(t, 'ProperNoun') && i > 0
+          ? 'Topic'
+          : '';
   if (!type || !isCap(t) || has(t, 'Pronoun', 'Date', 'Expression')) return undefined;
   const tag = type === 'Topic' ? 'ProperNoun' : type;
   let end = i + 1;
-  while (end < toks.length && !breaksAfter(toks[end - 1]) && !has(toks[end - 1], 'Possessive') && isCap(toks[end]) && has(toks[end], tag) && !has(toks[end], 'Date', 'Pronoun')) end++;
+  while (
+    end < toks.length &&
+    !breaksAfter(toks[end - 1]) &&
+    !has(toks[end - 1], 'Possessive') &&
+    isCap(toks[end]) &&
+    has(toks[end], tag) &&
+    !has(toks[end], 'Date', 'Pronoun')
+  )
+    end++;
   const title = has(t, 'Honorific') ? surfaceOf([t]) + (t.post.startsWith('.') ? '.' : '') : undefined;
   const nameToks = toks.slice(title ? i + 1 : i, end);
   if (!nameToks.length) return undefined;
@@ -84,14 +126,19 @@ const EVENT_HEADS = words(
   'party wedding concert festival race marathon conference parade trip vacation holiday camp game match tournament ceremony graduation funeral workshop class lesson exhibition show event gala fundraiser hike picnic reunion seminar retreat competition contest interview appointment celebration birthday anniversary performance recital meetup convention summit expo fair protest rally tour',
 );
 /** Verb forms the relationship rules read, which compromise may tag as nouns ("works", "visits"). */
-const VERB_FORMS = words('work works live lives visit visits use uses love loves like likes manage manages run runs lead leads join joins attend attends');
+const VERB_FORMS = words(
+  'work works live lives visit visits use uses love loves like likes manage manages run runs lead leads join joins attend attends',
+);
 /** Verbs whose gerund object is an activity worth a topic: "I love painting and hiking", "went camping". */
 const ACTIVITY_VERBS = words('love like enjoy hate prefer start begin try keep practice go quit miss adore up');
-const nounToken = (t: Tok | undefined) => !!t && has(t, 'Noun', 'Acronym') && !has(t, 'Pronoun', 'Date', 'Value', 'Expression', 'QuestionWord') && !!t.text;
+const nounToken = (t: Tok | undefined) =>
+  !!t && has(t, 'Noun', 'Acronym') && !has(t, 'Pronoun', 'Date', 'Value', 'Expression', 'QuestionWord') && !!t.text;
 
 /** "love playing pro ball": a gerund with an object is a verb; its object is the topic. */
 const objectAfter = (toks: Tok[], i: number) =>
-  !breaksAfter(toks[i]) && has(toks[i + 1], 'Determiner', 'Noun', 'Adjective', 'ProperNoun', 'Pronoun', 'Possessive', 'Value') && !/^(?:and|or)$/.test(toks[i + 1]?.norm ?? '');
+  !breaksAfter(toks[i]) &&
+  has(toks[i + 1], 'Determiner', 'Noun', 'Adjective', 'ProperNoun', 'Pronoun', 'Possessive', 'Value') &&
+  !/^(?:and|or)$/.test(toks[i + 1]?.norm ?? '');
 
 /** "love painting", "go hiking", "enjoy running and swimming": the gerund is an activity. */
 function activityAt(toks: Tok[], i: number): boolean {
@@ -102,19 +149,35 @@ function activityAt(toks: Tok[], i: number): boolean {
 
 /** A lowercase noun phrase (one optional adjective + nouns), lemmatised: a Topic, or an Event by its head. */
 function matchNounPhrase(toks: Tok[], i: number, taken: boolean[]): Span | undefined {
-  if (has(toks[i], 'Gerund') && !has(toks[i], 'Noun') && activityAt(toks, i) && !objectAfter(toks, i) && !GENERIC_NOUNS.has(toks[i].norm)) {
+  if (
+    has(toks[i], 'Gerund') &&
+    !has(toks[i], 'Noun') &&
+    activityAt(toks, i) &&
+    !objectAfter(toks, i) &&
+    !GENERIC_NOUNS.has(toks[i].norm)
+  ) {
     return span(toks, i, i + 1, 'Topic', canonicalName(toks[i].norm));
   }
   const adj = has(toks[i], 'Adjective') && !GENERIC_ADJECTIVES.has(toks[i].norm) && !breaksAfter(toks[i]) ? 1 : 0;
   let end = i + adj;
   let common = false; // capitalised modifiers ("LGBTQ", "Pride") may only precede the common nouns
-  while (end < toks.length && !taken[end] && nounToken(toks[end]) && !(common && isCap(toks[end]) && has(toks[end], 'ProperNoun'))) {
+  while (
+    end < toks.length &&
+    !taken[end] &&
+    nounToken(toks[end]) &&
+    !(common && isCap(toks[end]) && has(toks[end], 'ProperNoun'))
+  ) {
     common ||= !isCap(toks[end]);
     end++;
     if (breaksAfter(toks[end - 1]) || has(toks[end - 1], 'Possessive')) break;
   }
   if (end === i + adj) return undefined;
-  const weak = (t: Tok) => GENERIC_NOUNS.has(t.root) || GENERIC_NOUNS.has(t.norm) || STOP.has(t.norm) || t.norm.length < 3 || isKinNoun(t.root);
+  const weak = (t: Tok) =>
+    GENERIC_NOUNS.has(t.root) ||
+    GENERIC_NOUNS.has(t.norm) ||
+    STOP.has(t.norm) ||
+    t.norm.length < 3 ||
+    isKinNoun(t.root);
   let first = i;
   let last = end - 1;
   while (first <= last && weak(toks[first])) first++;
@@ -128,9 +191,16 @@ function matchNounPhrase(toks: Tok[], i: number, taken: boolean[]): Span | undef
     // "Oof, John" / "Looks like…": a lone sentence-initial word is an interjection or a mis-tag.
     if (first === 0) return undefined;
     // "great hearing from you", "having a great time": -ing nouns count only as a thing or an activity.
-    if (/ing$/.test(t.norm) && !has(toks[first - 1], 'Determiner', 'Possessive') && (!activityAt(toks, first) || objectAfter(toks, first))) return undefined;
+    if (
+      /ing$/.test(t.norm) &&
+      !has(toks[first - 1], 'Determiner', 'Possessive') &&
+      (!activityAt(toks, first) || objectAfter(toks, first))
+    )
+      return undefined;
   }
-  const lemma = phrase.map((t, k) => (/\p{Lu}/u.test(t.text.slice(1)) ? t.text : k === phrase.length - 1 ? t.root : t.norm)).join(' ');
+  const lemma = phrase
+    .map((t, k) => (/\p{Lu}/u.test(t.text.slice(1)) ? t.text : k === phrase.length - 1 ? t.root : t.norm))
+    .join(' ');
   const type = EVENT_HEADS.has(phrase[phrase.length - 1].root) ? 'Event' : 'Topic';
   return { ...span(toks, i, end, type, canonicalName(lemma)), surface: surfaceOf(phrase) };
 }

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { describe, it } from 'node:test';
-import { DEFAULT_NODE_TYPES, DEFAULT_RELATIONSHIP_TYPES, restrictToSchema, type Extraction, type GraphSchema } from './extractor.ts';
+import {
+  DEFAULT_NODE_TYPES,
+  DEFAULT_RELATIONSHIP_TYPES,
+  restrictToSchema,
+  type Extraction,
+  type GraphSchema,
+} from './extractor.ts';
 import { createLocalExtractor, splitSpeaker } from './extractor.local.ts';
 
 /** Monday 8 May 2023, 13:56 UTC: the reference date of the relative-date cases. */
@@ -46,7 +52,10 @@ describe('local extractor', () => {
 
   it('leaves the speaker out when nothing names them, but keeps the other facts', async () => {
     const x = await run('My sister Jane works at Google.');
-    assert.equal(x.nodes.find((n) => n.key === 'speaker'), undefined);
+    assert.equal(
+      x.nodes.find((n) => n.key === 'speaker'),
+      undefined,
+    );
     assert.ok(!edges(x).some((e) => e.includes('FAMILY')));
     includesAll(edges(x), ['Jane -WORKS_AT-> Google']);
   });
@@ -76,7 +85,11 @@ describe('local extractor', () => {
     includesAll(names(x), ['Person:John', 'Person:Mike', 'Product:Microsoft Teams']);
     assert.deepEqual(edge(x, 'John -FAMILY-> Mike').properties, { relation: 'brother' });
     includesAll(edges(x), ['Mike -USES-> Microsoft Teams']);
-    assert.deepEqual(x.nodes.find((n) => n.name === 'John')?.mentions, ["John's"], 'the mention keeps the surface form');
+    assert.deepEqual(
+      x.nodes.find((n) => n.name === 'John')?.mentions,
+      ["John's"],
+      'the mention keeps the surface form',
+    );
   });
 
   it('finds products after buying verbs and by their shape', async () => {
@@ -90,7 +103,13 @@ describe('local extractor', () => {
     includesAll(edges(a), ['Anna -VISITED-> Rome', 'Anna -VISITED-> Paris']);
     includesAll(names(a), ['Date:2022']);
     const b = await run('Melanie: I ran a charity race for mental health last Saturday. I love painting and hiking.');
-    includesAll(names(b), ['Event:Charity Race', 'Topic:Mental Health', 'Topic:Painting', 'Topic:Hiking', 'Date:2023-05-06']);
+    includesAll(names(b), [
+      'Event:Charity Race',
+      'Topic:Mental Health',
+      'Topic:Painting',
+      'Topic:Hiking',
+      'Date:2023-05-06',
+    ]);
     includesAll(edges(b), ['Melanie -ATTENDED-> Charity Race', 'Melanie -LIKES-> Painting', 'Melanie -LIKES-> Hiking']);
   });
 
@@ -113,7 +132,11 @@ describe('local extractor', () => {
     ];
     for (const [content, iso, granularity] of cases) {
       const dates = (await run(content)).nodes.filter((n) => n.type === 'Date');
-      assert.deepEqual(dates.map((d) => [d.name, d.properties.granularity]), [[iso, granularity]], content);
+      assert.deepEqual(
+        dates.map((d) => [d.name, d.properties.granularity]),
+        [[iso, granularity]],
+        content,
+      );
     }
   });
 
@@ -130,9 +153,15 @@ describe('local extractor', () => {
     assert.deepEqual(smith[0].properties, { title: 'Dr.' });
     assert.deepEqual(smith[0].mentions, ['Dr. Smith', 'Smith']);
     const b = await run('John Smith called. Later Smith sent the report and John apologised.');
-    assert.deepEqual(b.nodes.filter((n) => n.type === 'Person').map((n) => n.name), ['John Smith']);
+    assert.deepEqual(
+      b.nodes.filter((n) => n.type === 'Person').map((n) => n.name),
+      ['John Smith'],
+    );
     const c = await run("Google's office in London is huge. I love google.");
-    assert.deepEqual(c.nodes.filter((n) => n.type === 'Organization').map((n) => n.name), ['Google']);
+    assert.deepEqual(
+      c.nodes.filter((n) => n.type === 'Organization').map((n) => n.name),
+      ['Google'],
+    );
   });
 
   it('finds the speaker in a self-introduction in the context', async () => {
@@ -146,9 +175,19 @@ describe('local extractor', () => {
     });
     assert.deepEqual(edge(x, 'Priya -LIVES_IN-> Berlin').properties, { date: '2022' });
     assert.equal(splitSpeaker({ content: 'I am tired.' }).speaker, undefined, '"I am tired" names nobody');
-    assert.equal(splitSpeaker({ content: 'Reminder: I need to call the bank.' }).speaker, undefined, 'a label is not a speaker');
-    assert.deepEqual(splitSpeaker({ content: 'Melanie: I ran a race.' }), { speaker: 'Melanie', text: 'I ran a race.' });
-    assert.deepEqual(splitSpeaker({ content: 'Jon said, "I did it" and shared a photo.', speaker: 'Jon B' }), { speaker: 'Jon B', text: 'I did it and shared a photo.' });
+    assert.equal(
+      splitSpeaker({ content: 'Reminder: I need to call the bank.' }).speaker,
+      undefined,
+      'a label is not a speaker',
+    );
+    assert.deepEqual(splitSpeaker({ content: 'Melanie: I ran a race.' }), {
+      speaker: 'Melanie',
+      text: 'I ran a race.',
+    });
+    assert.deepEqual(splitSpeaker({ content: 'Jon said, "I did it" and shared a photo.', speaker: 'Jon B' }), {
+      speaker: 'Jon B',
+      text: 'I did it and shared a photo.',
+    });
   });
 
   it('does not relate an addressed name to what is said', async () => {
@@ -198,13 +237,22 @@ describe('local extractor', () => {
     };
     const schema: GraphSchema = {
       node_types: [
-        { name: 'Employee', properties: [{ name: 'level', type: 'string', required: true, enum: ['junior', 'senior'] }] },
+        {
+          name: 'Employee',
+          properties: [{ name: 'level', type: 'string', required: true, enum: ['junior', 'senior'] }],
+        },
         { name: 'Location', properties: [] },
       ],
       relationship_types: [{ name: 'ResidesIn', source_types: ['Employee'], target_types: ['Location'] }],
     };
     const out = restrictToSchema(extraction, schema);
-    assert.deepEqual(out.nodes.map((n) => [n.key, n.type, n.properties]), [['a', 'Employee', { level: 'senior' }], ['c', 'Location', {}]]);
+    assert.deepEqual(
+      out.nodes.map((n) => [n.key, n.type, n.properties]),
+      [
+        ['a', 'Employee', { level: 'senior' }],
+        ['c', 'Location', {}],
+      ],
+    );
     assert.deepEqual(out.relationships, [{ source: 'a', target: 'c', type: 'ResidesIn' }]);
     assert.equal(restrictToSchema(extraction, undefined), extraction);
   });

@@ -7,9 +7,22 @@
 import type { PropertyValue } from './extractor.ts';
 
 /** A term as compromise's `doc.document` holds it (after `compute('root')`). */
-export interface RawTerm { text: string; normal: string; implicit?: string; root?: string; tags?: Set<string>; post: string }
+export interface RawTerm {
+  text: string;
+  normal: string;
+  implicit?: string;
+  root?: string;
+  tags?: Set<string>;
+  post: string;
+}
 /** A token as the rules read it; `norm` is lowercase with contractions expanded ("I'm" → i, am). */
-export interface Tok { text: string; norm: string; root: string; tags: Set<string>; post: string }
+export interface Tok {
+  text: string;
+  norm: string;
+  root: string;
+  tags: Set<string>;
+  post: string;
+}
 
 /** compromise's term → the rules' token (possessive 's dropped from `norm`). */
 export function toTok(t: RawTerm): Tok {
@@ -21,12 +34,18 @@ export const has = (t: Tok | undefined, ...tags: string[]) => !!t && tags.some((
 /** True when the token exists and starts with an uppercase letter. */
 export const isCap = (t: Tok | undefined) => !!t && /^\p{Lu}/u.test(t.text);
 /** Punctuation after a token ends any phrase running through it. */
-export const breaksAfter = (t: Tok) => /[,;:!?()"“”–—]|\.\s|\.$|\s-/.test(t.post) && !has(t, 'Abbreviation', 'Honorific');
+export const breaksAfter = (t: Tok) =>
+  /[,;:!?()"“”–—]|\.\s|\.$|\s-/.test(t.post) && !has(t, 'Abbreviation', 'Honorific');
 /** The tokens' text as written, inner punctuation and spacing kept. */
-export const surfaceOf = (toks: Tok[]) => toks.map((t, i) => t.text + (i < toks.length - 1 ? t.post : '')).join('').trim();
+export const surfaceOf = (toks: Tok[]) =>
+  toks
+    .map((t, i) => t.text + (i < toks.length - 1 ? t.post : ''))
+    .join('')
+    .trim();
 
 /** Word tables without a prototype, so a token such as 'constructor' finds nothing in them. */
-export const table = <T>(entries: Record<string, T>): Record<string, T> => Object.assign(Object.create(null) as Record<string, T>, entries);
+export const table = <T>(entries: Record<string, T>): Record<string, T> =>
+  Object.assign(Object.create(null) as Record<string, T>, entries);
 
 /** A run of tokens [start, end) in one sentence that names one thing. */
 export interface Span {
@@ -43,7 +62,14 @@ export interface Span {
 }
 
 /** A span over toks[start, end); possessive when it ends in 's or a Possessive tag. */
-export function span(toks: Tok[], start: number, end: number, type: string, name: string, props: Record<string, PropertyValue> = {}): Span {
+export function span(
+  toks: Tok[],
+  start: number,
+  end: number,
+  type: string,
+  name: string,
+  props: Record<string, PropertyValue> = {},
+): Span {
   const last = toks[end - 1];
   const possessive = has(last, 'Possessive') || /['’]s?$/.test(last.text);
   return { start, end, type, name, surface: surfaceOf(toks.slice(start, end)), props, possessive };

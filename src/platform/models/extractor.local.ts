@@ -11,7 +11,13 @@
  * extractor.local.tokens.ts (tokens, spans), .dates.ts, .spans.ts, .nodes.ts, .relations.ts.
  */
 import nlp from 'compromise';
-import { LOCAL_EXTRACTOR_ID, restrictToSchema, type Extraction, type ExtractionInput, type Extractor } from './extractor.ts';
+import {
+  LOCAL_EXTRACTOR_ID,
+  restrictToSchema,
+  type Extraction,
+  type ExtractionInput,
+  type Extractor,
+} from './extractor.ts';
 import { NodeRegistry } from './extractor.local.nodes.ts';
 import { Relations, relateSentence } from './extractor.local.relations.ts';
 import { findSpans, keepSalientTopics } from './extractor.local.spans.ts';
@@ -53,7 +59,8 @@ export function extractLocal(input: ExtractionInput, options: LocalExtractorOpti
 // ── speaker ───────────────────────────────────────────────────────────────────────────
 
 /** "Caroline said, "…"" or "Caroline: …" at the start of a memory names who is speaking. */
-const SAID_PREFIX = /^\s*(\p{Lu}[\p{L}'.-]*(?:\s+\p{Lu}[\p{L}'.-]*){0,2})\s+(?:said|says|wrote|writes|asked|asks|replied|replies)\s*[,:]?\s*/u;
+const SAID_PREFIX =
+  /^\s*(\p{Lu}[\p{L}'.-]*(?:\s+\p{Lu}[\p{L}'.-]*){0,2})\s+(?:said|says|wrote|writes|asked|asks|replied|replies)\s*[,:]?\s*/u;
 const COLON_PREFIX = /^\s*(\p{Lu}[\p{L}'.-]*(?:\s+\p{Lu}[\p{L}'.-]*){0,2}):\s+/u;
 const SELF_INTRO = /\b([Mm]y name is|[Cc]all me|I am|I'm)\s+(\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)?)/u;
 
@@ -74,7 +81,13 @@ export function splitSpeaker(input: ExtractionInput): { speaker?: string; text: 
     const quoted = /^["“]([\s\S]*?)["”]([\s\S]*)$/.exec(text.slice(prefix[0].length));
     text = quoted ? `${quoted[1]}${quoted[2]}` : text.slice(prefix[0].length);
   }
-  const turns = [text, ...(input.context ?? []).filter((t) => t.role === 'user').map((t) => t.content).reverse()];
+  const turns = [
+    text,
+    ...(input.context ?? [])
+      .filter((t) => t.role === 'user')
+      .map((t) => t.content)
+      .reverse(),
+  ];
   for (const turn of speaker ? [] : turns) {
     const m = SELF_INTRO.exec(turn);
     // "my name is X" is explicit; "I'm X" only counts when X is a known name (not "I'm Happy").

@@ -1,4 +1,12 @@
-import { upperSnake, type ExtractedNode, type ExtractedRelationship, type Extraction, type GraphSchema, type PropertyValue, type SchemaProperty } from './extractor.ts';
+import {
+  upperSnake,
+  type ExtractedNode,
+  type ExtractedRelationship,
+  type Extraction,
+  type GraphSchema,
+  type PropertyValue,
+  type SchemaProperty,
+} from './extractor.ts';
 
 // Keeping an extraction to a user graph schema (shared by the local and the LLM adapters).
 
@@ -23,7 +31,12 @@ const RELATIONSHIP_ALIASES: Record<string, string[]> = {
 };
 
 /** The schema type a default (or LLM-produced) type maps to, or undefined when the schema has none. */
-function matchType(type: string, names: string[], aliases: Record<string, string[]>, norm: (s: string) => string): string | undefined {
+function matchType(
+  type: string,
+  names: string[],
+  aliases: Record<string, string[]>,
+  norm: (s: string) => string,
+): string | undefined {
   const wanted = norm(type);
   const exact = names.find((n) => norm(n) === wanted);
   if (exact) return exact;

@@ -104,8 +104,25 @@ export const DEFAULT_NODE_TYPES = ['Person', 'Organization', 'Place', 'Date', 'P
  * sentence with one date carry `properties.date`. MENTIONED_WITH is the co-occurrence fallback.
  */
 export const DEFAULT_RELATIONSHIP_TYPES = [
-  'WORKS_AT', 'LIVES_IN', 'FROM', 'MANAGES', 'MENTORS', 'MET', 'MARRIED_TO', 'PARTNER', 'FAMILY', 'FRIEND',
-  'COLLEAGUE', 'VISITED', 'ATTENDED', 'JOINED', 'BOUGHT', 'USES', 'LAUNCHED', 'LIKES', 'MENTIONED_WITH',
+  'WORKS_AT',
+  'LIVES_IN',
+  'FROM',
+  'MANAGES',
+  'MENTORS',
+  'MET',
+  'MARRIED_TO',
+  'PARTNER',
+  'FAMILY',
+  'FRIEND',
+  'COLLEAGUE',
+  'VISITED',
+  'ATTENDED',
+  'JOINED',
+  'BOUGHT',
+  'USES',
+  'LAUNCHED',
+  'LIKES',
+  'MENTIONED_WITH',
 ] as const;
 
 /** Id of the local (compromise + rules) extractor; bump it when its output changes. */
@@ -162,7 +179,9 @@ export function canonicalName(raw: string): string {
     .replace(/(\S{4,})\.$/u, '$1') // a sentence's full stop, but not the one of 'Inc.' or 'Jr.'
     .split(' ')
     .filter(Boolean);
-  return words.map((w) => (/\p{Lu}/u.test(w.slice(1)) || /^\p{N}/u.test(w) ? w : w[0].toUpperCase() + w.slice(1).toLowerCase())).join(' ');
+  return words
+    .map((w) => (/\p{Lu}/u.test(w.slice(1)) || /^\p{N}/u.test(w) ? w : w[0].toUpperCase() + w.slice(1).toLowerCase()))
+    .join(' ');
 }
 
 export { restrictToSchema } from './extractor.schema.ts';

@@ -42,7 +42,10 @@ describe('GloVe cache', () => {
     const dir = await tempDir();
     const source = path.join(dir, 'wink.json');
     await writeFile(source, winkJson().replace('"cat":', '"cow":'));
-    await assert.rejects(readTopWords(source, 5), (err: unknown) => err instanceof EmbedderError && /claims rank 3/.test(err.message));
+    await assert.rejects(
+      readTopWords(source, 5),
+      (err: unknown) => err instanceof EmbedderError && /claims rank 3/.test(err.message),
+    );
   });
 
   it('converts once, then loads the cache without the source', async () => {

@@ -52,7 +52,9 @@ export function defaultGloveSourcePath(): string {
   try {
     return createRequire(import.meta.url).resolve(SOURCE_PACKAGE);
   } catch (err) {
-    throw new EmbedderError('model_missing', `GloVe source package ${SOURCE_PACKAGE} is not installed`, false, { cause: err });
+    throw new EmbedderError('model_missing', `GloVe source package ${SOURCE_PACKAGE} is not installed`, false, {
+      cause: err,
+    });
   }
 }
 
@@ -71,7 +73,8 @@ export async function loadGloveTable(
   if (cached) return { table: cached, converted: false };
   await convertGlove(options.sourcePath ?? defaultGloveSourcePath(), cacheDir, maxWords);
   const table = await readCache(cacheDir, maxWords);
-  if (!table) throw new EmbedderError('model_missing', `GloVe cache in ${cacheDir} is unreadable right after conversion`);
+  if (!table)
+    throw new EmbedderError('model_missing', `GloVe cache in ${cacheDir} is unreadable right after conversion`);
   return { table, converted: true };
 }
 
@@ -112,7 +115,12 @@ export async function convertGlove(sourcePath: string, cacheDir: string, maxWord
     extracted = await readTopWords(sourcePath, maxWords);
   } catch (err) {
     if (err instanceof EmbedderError) throw err;
-    throw new EmbedderError('model_missing', `Cannot read GloVe source ${sourcePath}: ${(err as Error).message}`, false, { cause: err });
+    throw new EmbedderError(
+      'model_missing',
+      `Cannot read GloVe source ${sourcePath}: ${(err as Error).message}`,
+      false,
+      { cause: err },
+    );
   }
   const { words, vectors, dimensions, sourceSize } = extracted;
   await mkdir(cacheDir, { recursive: true });

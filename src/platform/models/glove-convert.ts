@@ -29,7 +29,11 @@ const COMMA = 0x2c;
 const bad = (message: string) => new EmbedderError('bad_response', `GloVe source: ${message}`);
 
 /** Read the `maxWords` most frequent words' vectors from the wink JSON at `sourcePath`. */
-export async function readTopWords(sourcePath: string, maxWords: number, chunkBytes = 8 << 20): Promise<ExtractedWords> {
+export async function readTopWords(
+  sourcePath: string,
+  maxWords: number,
+  chunkBytes = 8 << 20,
+): Promise<ExtractedWords> {
   const file = await open(sourcePath, 'r');
   try {
     let buf = Buffer.alloc(0);
@@ -44,7 +48,11 @@ export async function readTopWords(sourcePath: string, maxWords: number, chunkBy
 
     let at: number;
     while ((at = buf.indexOf(MARKER)) < 0) await more();
-    const header = JSON.parse(`${buf.toString('utf8', 0, at)}}`) as { dimensions: number; size: number; words: string[] };
+    const header = JSON.parse(`${buf.toString('utf8', 0, at)}}`) as {
+      dimensions: number;
+      size: number;
+      words: string[];
+    };
     const dims = header.dimensions;
     const n = Math.min(maxWords, header.words.length);
     const vectors = new Float32Array(n * dims);

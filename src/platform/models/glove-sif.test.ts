@@ -57,8 +57,14 @@ describe('GloVe SIF embedder (real wink vectors)', () => {
       assert.equal(v.length, 100);
       assert.ok(Math.abs(norm(v) - 1) < 1e-9);
     }
-    assert.ok(dot(cat, kitten) > dot(cat, market) + 0.1, `cat/kitten ${dot(cat, kitten)} vs cat/market ${dot(cat, market)}`);
-    assert.ok(dot(doctor, physician) > dot(doctor, market) + 0.1, `doctor/physician ${dot(doctor, physician)} vs doctor/market ${dot(doctor, market)}`);
+    assert.ok(
+      dot(cat, kitten) > dot(cat, market) + 0.1,
+      `cat/kitten ${dot(cat, kitten)} vs cat/market ${dot(cat, market)}`,
+    );
+    assert.ok(
+      dot(doctor, physician) > dot(doctor, market) + 0.1,
+      `doctor/physician ${dot(doctor, physician)} vs doctor/market ${dot(doctor, market)}`,
+    );
   });
 
   it('gives texts without known words a deterministic unit vector', async () => {
@@ -103,7 +109,10 @@ describe('GloVe SIF embedder (real wink vectors)', () => {
 
   it('refuses to fit on too small a sample', async () => {
     const sif = createGloveSifEmbedder({ cacheDir });
-    await assert.rejects(sif.fitCorpus(corpus.slice(0, 5)), (err: unknown) => err instanceof EmbedderError && err.code === 'invalid_input');
+    await assert.rejects(
+      sif.fitCorpus(corpus.slice(0, 5)),
+      (err: unknown) => err instanceof EmbedderError && err.code === 'invalid_input',
+    );
   });
 
   it('names non-default settings in the id and refuses a damaged fit file', async () => {
@@ -111,7 +120,10 @@ describe('GloVe SIF embedder (real wink vectors)', () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'engram-sif-bad-'));
     try {
       await writeFile(path.join(dir, 'glove-sif-100.fit.json'), '{"format":1,"comp');
-      assert.throws(() => createGloveSifEmbedder({ cacheDir: dir }), (err: unknown) => err instanceof EmbedderError && /damaged/.test(err.message));
+      assert.throws(
+        () => createGloveSifEmbedder({ cacheDir: dir }),
+        (err: unknown) => err instanceof EmbedderError && /damaged/.test(err.message),
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -10,7 +10,14 @@ import path from 'node:path';
 import { EmbedderError, fallbackVector, type Embedder } from './embedder.ts';
 import { loadGloveTable, type GloveTable } from './glove-cache.ts';
 import { gloveTokenIds } from './glove-tokenize.ts';
-import { countTokens, firstPrincipalComponent, fitFingerprint, PRIOR_TOKENS, sifWeights, type SifFit } from './sif-fit.ts';
+import {
+  countTokens,
+  firstPrincipalComponent,
+  fitFingerprint,
+  PRIOR_TOKENS,
+  sifWeights,
+  type SifFit,
+} from './sif-fit.ts';
 
 /** Options for {@link createGloveSifEmbedder}. */
 export interface GloveSifOptions {
@@ -70,12 +77,10 @@ export function createGloveSifEmbedder(options: GloveSifOptions): GloveSifEmbedd
   let id = idFor(fit); // cached: hashing the fit on every read would cost per query
 
   function ensureLoaded() {
-    loading ??= loadGloveTable(options.cacheDir, { maxWords, sourcePath: options.sourcePath }).catch(
-      (err) => {
-        loading = null; // allow a retry (e.g. after the package is installed)
-        throw err;
-      },
-    );
+    loading ??= loadGloveTable(options.cacheDir, { maxWords, sourcePath: options.sourcePath }).catch((err) => {
+      loading = null; // allow a retry (e.g. after the package is installed)
+      throw err;
+    });
     return loading;
   }
 
@@ -131,7 +136,10 @@ export function createGloveSifEmbedder(options: GloveSifOptions): GloveSifEmbedd
       const { table } = await ensureLoaded();
       const samples = texts.map((t) => gloveTokenIds(t, table.index)).filter((ids) => ids.length > 0);
       if (samples.length < MIN_FIT_TEXTS) {
-        throw new EmbedderError('invalid_input', `fitCorpus needs at least ${MIN_FIT_TEXTS} texts with known words, got ${samples.length}`);
+        throw new EmbedderError(
+          'invalid_input',
+          `fitCorpus needs at least ${MIN_FIT_TEXTS} texts with known words, got ${samples.length}`,
+        );
       }
       const { counts, tokens } = countTokens(samples);
       const draft = { counts, tokens, priorTokens: PRIOR_TOKENS };

@@ -24,14 +24,22 @@ describe('createEmbedder', () => {
     assert.deepEqual([sif.id, sif.dimensions], ['glove-sif-100', 100]);
     const hybrid = createEmbedder({ kind: 'hybrid', cacheDir });
     assert.deepEqual([hybrid.id, hybrid.dimensions], ['hybrid(use-lite-512*0.5+glove-sif-100*0.5)', 612]);
-    const openai = createEmbedder({ kind: 'openai', baseUrl: 'http://127.0.0.1:9', model: 'qwen3-embedding', dimensions: 1024 });
+    const openai = createEmbedder({
+      kind: 'openai',
+      baseUrl: 'http://127.0.0.1:9',
+      model: 'qwen3-embedding',
+      dimensions: 1024,
+    });
     assert.deepEqual([openai.id, openai.dimensions], ['openai:qwen3-embedding', 1024]);
     assert.throws(() => createEmbedder({ kind: 'nope' } as never), /Unknown embedder kind nope/);
   });
 
   it('createLocalEmbedders returns USE lite and GloVe SIF side by side', () => {
     const local = createLocalEmbedders('/nonexistent/engram-models');
-    assert.deepEqual(local.all.map((e) => e.id), ['use-lite-512', 'glove-sif-100']);
+    assert.deepEqual(
+      local.all.map((e) => e.id),
+      ['use-lite-512', 'glove-sif-100'],
+    );
     assert.equal(local.useLite.dimensions + local.gloveSif.dimensions, 612);
   });
 });

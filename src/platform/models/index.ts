@@ -11,7 +11,12 @@ import { createUseLiteEmbedder, type UseLiteEmbedder, type UseLiteOptions } from
 
 export { cachedEmbedder, type CachedEmbedder, type EmbeddingCacheOptions, type EmbeddingCacheStats } from './cache.ts';
 export { dot, EmbedderError, normalize, type Embedder, type EmbedderErrorCode } from './embedder.ts';
-export { createGloveSifEmbedder, type GloveSifEmbedder, type GloveSifOptions, type SifFitSummary } from './glove-sif.ts';
+export {
+  createGloveSifEmbedder,
+  type GloveSifEmbedder,
+  type GloveSifOptions,
+  type SifFitSummary,
+} from './glove-sif.ts';
 export { concatEmbedder, type WeightedEmbedder } from './hybrid.ts';
 export { createOnnxSentenceEmbedder, type OnnxSentenceEmbedder, type OnnxSentenceOptions } from './onnx-sentence.ts';
 export { createOpenAICompatibleEmbedder, type OpenAICompatibleOptions } from './openai-compatible.ts';
@@ -50,7 +55,9 @@ export function createEmbedder(config: EmbedderConfig): Embedder {
     case 'onnx':
       return createOnnxSentenceEmbedder(config);
     default:
-      throw new Error(`Unknown embedder kind ${(config as { kind: string }).kind}; expected one of ${EMBEDDER_KINDS.join(', ')}`);
+      throw new Error(
+        `Unknown embedder kind ${(config as { kind: string }).kind}; expected one of ${EMBEDDER_KINDS.join(', ')}`,
+      );
   }
 }
 
@@ -81,4 +88,3 @@ export function createLocalEmbedders(cacheDir: string, options: { useLite?: UseL
     },
   };
 }
-

@@ -12,7 +12,13 @@ import { createOnnxSentenceEmbedder } from './onnx-sentence.ts';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const sharedModels = path.resolve(repoRoot, '../shared/models');
 const haveTokenizer = existsSync(path.join(sharedModels, 'all-MiniLM-L6-v2', 'tokenizer.json'));
-const tokenizerFiles = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json', 'vocab.txt'];
+const tokenizerFiles = [
+  'config.json',
+  'tokenizer.json',
+  'tokenizer_config.json',
+  'special_tokens_map.json',
+  'vocab.txt',
+];
 
 describe('ONNX sentence embedder', { skip: haveTokenizer ? false : `no tokenizer at ${sharedModels}` }, () => {
   const fetchCalls: string[] = [];
@@ -47,7 +53,10 @@ describe('ONNX sentence embedder', { skip: haveTokenizer ? false : `no tokenizer
     assert.deepEqual(fetchCalls, []);
   });
 
-  for (const [dtype, file] of [['q8', 'onnx/model_quantized.onnx'], ['fp32', 'onnx/model.onnx']] as const) {
+  for (const [dtype, file] of [
+    ['q8', 'onnx/model_quantized.onnx'],
+    ['fp32', 'onnx/model.onnx'],
+  ] as const) {
     it(`fails to load (${dtype}) with an error naming the missing ${file}`, async () => {
       const e = createOnnxSentenceEmbedder({ modelsDir: sharedModels, model: 'all-MiniLM-L6-v2', dtype });
       for (const attempt of [() => e.load(), () => e.embed(['hello'])]) {
@@ -80,7 +89,8 @@ describe('ONNX sentence embedder', { skip: haveTokenizer ? false : `no tokenizer
   it('reports a wrong models dir at construction', () => {
     assert.throws(
       () => createOnnxSentenceEmbedder({ modelsDir: path.join(scratch, 'nowhere'), model: 'all-MiniLM-L6-v2' }),
-      (err: unknown) => err instanceof EmbedderError && err.code === 'model_missing' && /config\.json/.test(err.message),
+      (err: unknown) =>
+        err instanceof EmbedderError && err.code === 'model_missing' && /config\.json/.test(err.message),
     );
   });
 });

@@ -111,7 +111,10 @@ export function createOnnxSentenceEmbedder(options: OnnxSentenceOptions): OnnxSe
         const rows = pooled.tolist() as number[][];
         rows.forEach((v, k) => {
           if (v.length !== dimensions) {
-            throw new EmbedderError('dimension_mismatch', `onnx:${options.model} produced ${v.length} dimensions, expected ${dimensions}`);
+            throw new EmbedderError(
+              'dimension_mismatch',
+              `onnx:${options.model} produced ${v.length} dimensions, expected ${dimensions}`,
+            );
           }
           // An empty text pools over [CLS][SEP] only; keep the port's "unit vector" promise regardless.
           out.push(v.every((x) => x === 0) ? fallbackVector(batch[k], dimensions) : v);
@@ -163,7 +166,10 @@ async function verifyWeights(file: string, expected: string | undefined): Promis
   for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
   const actual = hash.digest('hex');
   if (actual !== expected) {
-    throw new EmbedderError('checksum_mismatch', `ONNX weights ${file} have sha256 ${actual}, expected ${expected}; the file is corrupt or another export`);
+    throw new EmbedderError(
+      'checksum_mismatch',
+      `ONNX weights ${file} have sha256 ${actual}, expected ${expected}; the file is corrupt or another export`,
+    );
   }
 }
 
@@ -173,7 +179,12 @@ function hiddenSize(modelDir: string): number {
     const size = (JSON.parse(readFileSync(file, 'utf8')) as { hidden_size?: number }).hidden_size;
     if (typeof size === 'number' && size > 0) return size;
   } catch (err) {
-    throw new EmbedderError('model_missing', `Cannot read ${file} (is MODELS_DIR right?): ${(err as Error).message}`, false, { cause: err });
+    throw new EmbedderError(
+      'model_missing',
+      `Cannot read ${file} (is MODELS_DIR right?): ${(err as Error).message}`,
+      false,
+      { cause: err },
+    );
   }
   throw new EmbedderError('model_missing', `${file} has no hidden_size; pass dimensions explicitly`);
 }

@@ -30,7 +30,13 @@ describe('OpenAI-compatible embedder', () => {
     reply = (s) => ok(s);
   });
   const make = (extra: Partial<Parameters<typeof createOpenAICompatibleEmbedder>[0]> = {}) =>
-    createOpenAICompatibleEmbedder({ baseUrl: fake.url(), model: 'test-embed', dimensions: 8, retryBaseMs: 1, ...extra });
+    createOpenAICompatibleEmbedder({
+      baseUrl: fake.url(),
+      model: 'test-embed',
+      dimensions: 8,
+      retryBaseMs: 1,
+      ...extra,
+    });
 
   it('sends {model, input}, sorts rows by index and normalises them', async () => {
     const e = make({ apiKey: 'sk-test' });
@@ -53,7 +59,13 @@ describe('OpenAI-compatible embedder', () => {
   it('splits large inputs into batches and skips blank texts', async () => {
     const e = make({ batchSize: 2 });
     const vectors = await e.embed(['one', '', 'three', 'four', '  ', 'six']);
-    assert.deepEqual(seen.map((s) => s.body.input), [['one', 'three'], ['four', 'six']]);
+    assert.deepEqual(
+      seen.map((s) => s.body.input),
+      [
+        ['one', 'three'],
+        ['four', 'six'],
+      ],
+    );
     assert.equal(vectors.length, 6);
     for (const v of vectors) assert.ok(Math.abs(dot(v, v) - 1) < 1e-12);
     assert.equal(seen[0].auth, undefined, 'no Authorization header without an apiKey');
@@ -67,7 +79,8 @@ describe('OpenAI-compatible embedder', () => {
   });
 
   it('retries a 429 that carries Retry-After', async () => {
-    reply = (s, attempt) => (attempt === 1 ? { status: 429, body: { error: 'slow down' }, headers: { 'retry-after': '0' } } : ok(s));
+    reply = (s, attempt) =>
+      attempt === 1 ? { status: 429, body: { error: 'slow down' }, headers: { 'retry-after': '0' } } : ok(s);
     await make().embed(['hello']);
     assert.equal(seen.length, 2);
   });
@@ -125,7 +138,12 @@ describe('OpenAI-compatible embedder', () => {
   });
 
   it('reports an unreachable server as retryable unavailability', async () => {
-    const e = createOpenAICompatibleEmbedder({ baseUrl: 'http://127.0.0.1:1', model: 'm', dimensions: 8, maxRetries: 0 });
+    const e = createOpenAICompatibleEmbedder({
+      baseUrl: 'http://127.0.0.1:1',
+      model: 'm',
+      dimensions: 8,
+      maxRetries: 0,
+    });
     await assert.rejects(e.embed(['x']), { name: 'EmbedderError', code: 'unavailable', retryable: true });
   });
 

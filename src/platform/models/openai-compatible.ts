@@ -50,8 +50,10 @@ export function createOpenAICompatibleEmbedder(options: OpenAICompatibleOptions)
     const body: Record<string, unknown> = { model: options.model, input };
     if (options.sendDimensions) body.dimensions = options.dimensions;
     const { res, text } = await postJson(doFetch, url, body, {
-      apiKey: options.apiKey, timeoutMs,
-      unavailable: (reason, cause) => new EmbedderError('unavailable', `${name}: POST ${url} ${reason}`, true, { cause }),
+      apiKey: options.apiKey,
+      timeoutMs,
+      unavailable: (reason, cause) =>
+        new EmbedderError('unavailable', `${name}: POST ${url} ${reason}`, true, { cause }),
     });
     if (!res.ok) {
       const retryable = retryableStatus(res.status);
@@ -73,7 +75,10 @@ export function createOpenAICompatibleEmbedder(options: OpenAICompatibleOptions)
       throw new EmbedderError('bad_response', `${name}: response is not JSON: ${text.slice(0, 200)}`);
     }
     if (!Array.isArray(data) || data.length !== expected) {
-      throw new EmbedderError('bad_response', `${name}: expected ${expected} embeddings in "data", got ${Array.isArray(data) ? data.length : typeof data}`);
+      throw new EmbedderError(
+        'bad_response',
+        `${name}: expected ${expected} embeddings in "data", got ${Array.isArray(data) ? data.length : typeof data}`,
+      );
     }
     const rows = data as { index?: unknown; embedding?: unknown }[];
     const out: number[][] = new Array(expected);
@@ -85,7 +90,10 @@ export function createOpenAICompatibleEmbedder(options: OpenAICompatibleOptions)
         throw new EmbedderError('bad_response', `${name}: invalid or duplicate embedding index ${String(row.index)}`);
       }
       if (!Array.isArray(v) || !v.every((x) => typeof x === 'number' && Number.isFinite(x))) {
-        throw new EmbedderError('bad_response', `${name}: embedding ${index} is not an array of numbers (base64 encoding is not supported)`);
+        throw new EmbedderError(
+          'bad_response',
+          `${name}: embedding ${index} is not an array of numbers (base64 encoding is not supported)`,
+        );
       }
       if (v.length !== options.dimensions) {
         throw new EmbedderError(

@@ -47,11 +47,19 @@ export async function postJson(
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`;
   try {
-    const res = await doFetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(opts.timeoutMs) });
+    const res = await doFetch(url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(opts.timeoutMs),
+    });
     return { res, text: await res.text() };
   } catch (err) {
     const timedOut = (err as Error).name === 'TimeoutError';
-    throw opts.unavailable(timedOut ? `timed out after ${opts.timeoutMs} ms` : `failed: ${(err as Error).message}`, err);
+    throw opts.unavailable(
+      timedOut ? `timed out after ${opts.timeoutMs} ms` : `failed: ${(err as Error).message}`,
+      err,
+    );
   }
 }
 

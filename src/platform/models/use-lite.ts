@@ -109,7 +109,10 @@ export function createUseLiteEmbedder(options: UseLiteOptions = {}): UseLiteEmbe
         batch.forEach((b, k) => {
           const v = vectors[k];
           if (!v || v.length !== DIMENSIONS) {
-            throw new EmbedderError('dimension_mismatch', `use-lite returned ${v?.length ?? 0} dimensions, expected ${DIMENSIONS}`);
+            throw new EmbedderError(
+              'dimension_mismatch',
+              `use-lite returned ${v?.length ?? 0} dimensions, expected ${DIMENSIONS}`,
+            );
           }
           out[b.at] = normalize(v);
         });
@@ -144,11 +147,14 @@ async function loadModel(): Promise<UseModel> {
         texts.forEach((text, i) => {
           // The graph pads with -1 and masks positions holding a token (any id >= 0): after
           // clipping to the maximum length, that is every position of the token list.
-          tokenizer.encode(text).slice(0, maxLength).forEach((id, j) => {
-            indices.push(i, j);
-            values.push(id);
-            steps.push(j);
-          });
+          tokenizer
+            .encode(text)
+            .slice(0, maxLength)
+            .forEach((id, j) => {
+              indices.push(i, j);
+              values.push(id);
+              steps.push(j);
+            });
         });
         const positions = tf.tensor2d(indices, [values.length, 2], 'int32');
         const fed = {
