@@ -9,6 +9,7 @@
  */
 import { startReceiver } from '../test/webhook-receiver.ts';
 import { MODELS_CACHE } from '../test/harness.ts';
+import { sleep } from '../test/wait.ts';
 import { syntheticMemories } from './lib/corpus.ts';
 import { withFreshServer } from './lib/server.ts';
 import { median } from './stats.ts';
@@ -18,7 +19,6 @@ const N = Number(process.env.BATCH_N || 1000);
 const RUNS = Number(process.env.BATCH_RUNS || 3);
 const STORES = (process.env.BATCH_STORES || 'pglite,postgres').split(',');
 const GROUP = Number(process.env.BATCH_GROUP || 50);
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 const receiver = await startReceiver();
 const memories = syntheticMemories(N, 20);

@@ -36,8 +36,13 @@ const pgliteDir = path.join(KEEP_DIR, 'pglite');
 fs.rmSync(pgliteDir, { recursive: true, force: true });
 const target = await openPglite(path.join(pgliteDir, 'data'));
 await migrate(target);
-// Migrations create no vector index (the server does at start, per model): the copy goes in
-// without them, and they are built once at the end.
+// The copy goes in without vector indexes (those of the default models come with migration
+// 0013, the server builds others at start), and they are built once at the end.
+for (const { name } of await target.query<{ name: string }>(
+  `SELECT indexname AS name FROM pg_indexes WHERE tablename = 'memory_chunks'
+     AND (indexname LIKE 'memory\\_chunks\\_embedding%' OR indexname LIKE 'memory\\_chunks\\_scan\\_%')`,
+))
+  await target.exec(`DROP INDEX ${name}`);
 
 const tables = (
   await source.query<{ table_name: string }>(

@@ -9,14 +9,19 @@ import { openPglite } from '../src/platform/db/pglite.ts';
 import { migrate } from '../src/platform/db/index.ts';
 import { createLogger } from '../src/platform/log.ts';
 import { bootstrap } from '../src/modules/organizations/bootstrap.ts';
-import { createMemoriesService } from '../src/modules/memories/memories.service.ts';
-import { createSearchService } from '../src/modules/search/search.service.ts';
-import { embeddersFromConfig } from '../src/modules/search/embedders.ts';
+import { createMemoriesModule, memoryReader } from '../src/modules/memories/index.ts';
+import { createSearchModule } from '../src/modules/search/index.ts';
+import { embeddersFromConfig } from '../src/platform/models/index.ts';
 import { ensureVectorIndex } from '../src/modules/search/dense.store.ts';
-import { createAuthenticator } from '../src/modules/auth/auth.service.ts';
-import { buildEvents } from '../src/app.ts';
-import { createGraphBuilder } from '../src/modules/graph/graph.builder.ts';
+import { createAuthModule } from '../src/modules/auth/index.ts';
+import { apiKeyStore } from '../src/modules/api-keys/index.ts';
+import { userDirectory } from '../src/modules/users/index.ts';
+import { namespaceAccess } from '../src/modules/namespaces/index.ts';
+import { createWebhooksModule } from '../src/modules/webhooks/index.ts';
+import { createSchemasModule } from '../src/modules/schemas/index.ts';
+import { createGraphModule, graphReader, type GraphMemory } from '../src/modules/graph/index.ts';
 import { graphCounts } from '../src/modules/graph/graph.store.ts';
+import { createEventPublisher } from '../src/platform/events/index.ts';
 import { createLocalExtractor } from '../src/platform/models/extractor.local.ts';
 import { loadConfig } from '../src/config.ts';
 import { loadLocomo, recallAt, turnMemories, userOf } from './lib/locomo-data.ts';
@@ -33,13 +38,22 @@ const embedders = embeddersFromConfig(config);
 await ensureVectorIndex(db, 'embedding', embedders.index.primary.id, embedders.index.primary.dimensions);
 if (embedders.index.secondary)
   await ensureVectorIndex(db, 'embedding2', embedders.index.secondary.id, embedders.index.secondary.dimensions);
-const actor = await createAuthenticator(db).authenticate({ 'x-api-key': key });
-const memories = createMemoriesService({
+const actor = await createAuthModule({ db, keys: apiKeyStore, users: userDirectory }).authenticator.authenticate({
+  'x-api-key': key,
+});
+const webhooks = createWebhooksModule({ allowPrivate: true, maxAttempts: 1, timeoutMs: 1000 });
+const schemas = createSchemasModule({ db, namespaces: namespaceAccess });
+const graph = createGraphModule({ db, extractor: createLocalExtractor(), schemas });
+const memories = createMemoriesModule({
   db,
   embedders: embedders.index,
   maxContentBytes: 15000,
-  ...buildEvents(config),
-});
+  publish: createEventPublisher([webhooks.onEvent]),
+  webhooks: webhooks.webhooks,
+  users: userDirectory,
+  namespaces: namespaceAccess,
+  checkGraphPolicy: graph.checkPolicy,
+}).service;
 
 const convs = loadLocomo(FILE);
 const t0 = performance.now();
@@ -50,10 +64,9 @@ for (const c of convs) {
 console.error(`ingested in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 if (process.env.TUNE_GRAPH === '1') {
   // The graph as the worker would build it, without a worker: every memory through the builder.
-  const builder = createGraphBuilder({ db, extractor: createLocalExtractor() });
   const t1 = performance.now();
-  const ids = await db.query<{ id: string }>('SELECT id FROM memories ORDER BY created_at, id');
-  for (const { id } of ids) await builder.build(actor.organizationId, id);
+  const ids = await db.query<GraphMemory>('SELECT * FROM memories ORDER BY created_at, id');
+  for (const memory of ids) await graph.builder.build(memory);
   const size = await graphCounts(db, actor.organizationId);
   const [{ mentions }] = await db.query<{ mentions: number }>(`SELECT count(*)::int AS mentions FROM memory_nodes`);
   console.error(
@@ -63,15 +76,18 @@ if (process.env.TUNE_GRAPH === '1') {
 }
 
 for (const s of settings) {
-  const search = createSearchService({
+  const search = createSearchModule({
     db,
+    memories: memoryReader,
+    users: userDirectory,
+    graph: graphReader,
     embedders: embedders.query,
     weights: { bm25: s.bm25 ?? 0.5, dense: s.dense ?? 0.25, dense2: s.dense2 ?? 0.25, graph: s.graph ?? 0 },
     bm25: { k1: s.k1 ?? 0.9, b: s.b ?? 0.4 },
     candidates: s.candidates ?? 100,
     neighbourWeight: s.nb ?? 0,
     extractor: createLocalExtractor(),
-  });
+  }).service;
   const sums = [0, 0, 0];
   const byCategory = new Map<number, { sum: number; n: number }>();
   let n = 0;

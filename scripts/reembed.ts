@@ -6,8 +6,8 @@
  */
 import { loadConfig } from '../src/config.ts';
 import { openDb } from '../src/platform/db/index.ts';
-import { embeddersFromConfig } from '../src/modules/search/embedders.ts';
-import { countStaleVectors, reembedStale } from '../src/modules/search/reembed.ts';
+import { embeddersFromConfig } from '../src/platform/models/index.ts';
+import { countStaleVectors, reembedStale } from '../src/modules/search/index.ts';
 
 const config = loadConfig();
 const db = await openDb(config);

@@ -1,42 +1,31 @@
+/**
+ * The composition root: every module built from its dependencies, in dependency order, and
+ * mounted. Modules meet only here and through each other's `index.ts`
+ * (`npm run lint` checks it; docs/ARCHITECTURE.md draws the graph).
+ */
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import type { Db } from './platform/db/index.ts';
 import type { Logger } from './platform/log.ts';
-import { createHttpApp } from './platform/http/app.ts';
-import { createAuthenticator } from './modules/auth/auth.service.ts';
-import { authRoutes } from './modules/auth/auth.routes.ts';
-import { createOAuthModule } from './modules/oauth/index.ts';
-import { healthRoutes } from './modules/health/health.routes.ts';
-import { createMemoriesService } from './modules/memories/memories.service.ts';
-import { memoriesRoutes } from './modules/memories/memories.routes.ts';
-import { memoryJobs } from './modules/memories/memories.jobs.ts';
-import { createMemoryStatusService } from './modules/memories/status.service.ts';
-import { statusRoutes } from './modules/memories/status.routes.ts';
-import { createWorker, defaultBackoff, type Worker } from './platform/jobs/index.ts';
 import { createEventPublisher } from './platform/events/index.ts';
-import { createWebhooks, type WebhookSettings } from './modules/webhooks/webhooks.service.ts';
-import { webhookJobs } from './modules/webhooks/webhooks.jobs.ts';
-import { createRealtime } from './modules/realtime/realtime.service.ts';
-import { realtimeRoutes } from './modules/realtime/realtime.routes.ts';
-import { createSearchService } from './modules/search/search.service.ts';
-import { searchRoutes } from './modules/search/search.routes.ts';
-import { embeddersFromConfig } from './modules/search/embedders.ts';
-import { ensureVectorIndex } from './modules/search/dense.store.ts';
-import { countStaleVectors } from './modules/search/reembed.ts';
-import { createNamespacesService } from './modules/namespaces/namespaces.service.ts';
-import { namespacesRoutes } from './modules/namespaces/namespaces.routes.ts';
-import { createSchemasService } from './modules/schemas/schemas.service.ts';
-import { schemasRoutes } from './modules/schemas/schemas.routes.ts';
-import { createApiKeysService } from './modules/api-keys/api-keys.service.ts';
-import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
-import { createUsersService } from './modules/users/users.service.ts';
-import { usersRoutes } from './modules/users/users.routes.ts';
-import { createAdminService } from './modules/organizations/admin.service.ts';
-import { adminRoutes } from './modules/organizations/admin.routes.ts';
+import { createHttpApp } from './platform/http/app.ts';
+import { createWorker, defaultBackoff, type Worker } from './platform/jobs/index.ts';
 import { LOCAL_EXTRACTOR_ID, lazyExtractor, type Extractor } from './platform/models/extractor.ts';
 import { createLlmExtractor } from './platform/models/extractor.llm.ts';
-import { createGraphBuilder } from './modules/graph/graph.builder.ts';
-import { getActiveSchema } from './modules/schemas/schemas.service.ts';
+import { createApiKeysModule, apiKeyStore } from './modules/api-keys/index.ts';
+import { createAuthModule, sessionStore } from './modules/auth/index.ts';
+import { createGraphModule, graphReader } from './modules/graph/index.ts';
+import { healthRoutes } from './modules/health/index.ts';
+import { createMemoriesModule, memoryProcessing, memoryReader } from './modules/memories/index.ts';
+import { createNamespacesModule, namespaceAccess } from './modules/namespaces/index.ts';
+import { createOAuthModule } from './modules/oauth/index.ts';
+import { createOrganizationsModule, firstOrganization } from './modules/organizations/index.ts';
+import { createRealtimeModule } from './modules/realtime/index.ts';
+import { createSchemasModule } from './modules/schemas/index.ts';
+import { createSearchModule, prepareVectorStore } from './modules/search/index.ts';
+import { embeddersFromConfig } from './platform/models/index.ts';
+import { createUsersModule, userDirectory } from './modules/users/index.ts';
+import { createWebhooksModule, type WebhookSettings } from './modules/webhooks/index.ts';
 
 export const VERSION = '0.1.0';
 
@@ -75,43 +64,58 @@ const webhookSettings = (config: Config): WebhookSettings => ({
   timeoutMs: config.WEBHOOK_TIMEOUT_MS,
 });
 
-/** The event bus with its subscribers: webhooks are triggered by the events they report. */
-export function buildEvents(config: Config) {
-  const webhooks = createWebhooks(webhookSettings(config));
+/** Webhooks, and the event publisher with them as subscriber (they are triggered by the events they report). */
+function eventsFromConfig(config: Config) {
+  const webhooks = createWebhooksModule(webhookSettings(config));
   return { webhooks, publish: createEventPublisher([webhooks.onEvent]) };
 }
 
-/** Composition root: build every module from its dependencies and mount its routes. */
-export async function buildApp({ config, db, log, models }: AppDeps): Promise<FastifyInstance> {
-  const embedders = models ?? embeddersFromConfig(config);
-  await embedders.load();
-  for (const [slot, e] of [
-    ['embedding', embedders.index.primary],
-    ['embedding2', embedders.index.secondary],
-  ] as const) {
-    if (e) await ensureVectorIndex(db, slot, e.id, e.dimensions);
-  }
-  const stale = await countStaleVectors(db, embedders.index);
-  if (stale.embedding || stale.embedding2) {
-    log.warn(
-      { stale },
-      'Some stored vectors come from another embedding model; search ignores them in that signal until `npm run reembed` re-embeds them',
-    );
-  }
-  const oauth = createOAuthModule({ config, db, log });
-  const auth = createAuthenticator(db, oauth.verifyBearer);
-  const events = buildEvents(config);
-  const memories = createMemoriesService({
+/** The graph module: its builder is a processing step, its policy check runs at write time. */
+function graphFromConfig({ config, db, log }: AppDeps, models: Models) {
+  const namespaces = namespaceAccess;
+  const schemas = createSchemasModule({ db, namespaces });
+  // Query entities are matched semantically with the primary embedder (cached), loaded on first use.
+  const primary = models.query.primary;
+  const graph = createGraphModule({
     db,
-    embedders: embedders.index,
-    maxContentBytes: config.MAX_CONTENT_BYTES,
     log,
-    ...events,
+    extractor: extractorFromConfig(config),
+    embed: (texts) => primary.embed(texts),
+    schemas,
   });
-  const status = createMemoryStatusService({ db });
-  const search = createSearchService({
+  return { schemas, graph };
+}
+
+/** The HTTP API with every module mounted. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, db, log } = deps;
+  const models = deps.models ?? embeddersFromConfig(config);
+  await models.load();
+  await prepareVectorStore(db, models.index, log);
+
+  // Identity and tenancy first: every module below resolves users and namespaces through them.
+  const users = userDirectory;
+  const namespaces = namespaceAccess;
+  const oauth = createOAuthModule({ config, db, log, users, sessions: sessionStore, firstOrganization });
+  const auth = createAuthModule({ db, keys: apiKeyStore, users, verifyBearer: oauth.verifyBearer });
+  const apiKeys = createApiKeysModule({ db, namespaces });
+  const { webhooks, publish } = eventsFromConfig(config);
+  const { schemas, graph } = graphFromConfig(deps, models);
+  const memories = createMemoriesModule({
     db,
-    embedders: embedders.query,
+    log,
+    embedders: models.index,
+    maxContentBytes: config.MAX_CONTENT_BYTES,
+    publish,
+    webhooks: webhooks.webhooks,
+    users,
+    namespaces,
+    checkGraphPolicy: graph.checkPolicy,
+  });
+  const search = createSearchModule({
+    db,
+    log,
+    embedders: models.query,
     weights: {
       bm25: config.SEARCH_WEIGHT_BM25,
       dense: config.SEARCH_WEIGHT_DENSE,
@@ -123,12 +127,29 @@ export async function buildApp({ config, db, log, models }: AppDeps): Promise<Fa
     bm25: { k1: config.SEARCH_BM25_K1, b: config.SEARCH_BM25_B },
     candidates: config.SEARCH_CANDIDATES,
     neighbourWeight: config.SEARCH_NEIGHBOUR_WEIGHT,
-    log,
+    memories: memoryReader,
+    users,
+    graph: graphReader,
   });
+  // Deleting a user or a namespace removes what the modules above hold of it.
+  const userAdmin = createUsersModule({ db, namespaces, content: memories.userContent });
+  const namespaceAdmin = createNamespacesModule({
+    db,
+    content: { memories: memories.namespaceContent, graph: graph.namespaceContent },
+  });
+  const realtime = createRealtimeModule({
+    db,
+    log,
+    status: memories.status,
+    authenticate: auth.authenticator.authenticate,
+    pollMs: config.WS_POLL_MS,
+    authTimeoutMs: config.WS_AUTH_TIMEOUT_MS,
+  });
+  const organizations = createOrganizationsModule({ db, adminKey: config.ADMIN_API_KEY });
 
   const app = await createHttpApp({
     log,
-    authenticate: auth.authenticate,
+    authenticate: auth.authenticator.authenticate,
     bodyLimit: config.BODY_LIMIT_BYTES,
     compressMinBytes: config.COMPRESS_MIN_BYTES,
     rateLimit: { max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS },
@@ -136,31 +157,21 @@ export async function buildApp({ config, db, log, models }: AppDeps): Promise<Fa
     version: VERSION,
   });
   // Models built here are this app's to end (a process passing its own ends them itself).
-  if (!models) app.addHook('onClose', () => embedders.close());
+  if (!deps.models) app.addHook('onClose', () => models.close());
   app.addHook('onClose', () => search.close());
-  await app.register(healthRoutes(db, VERSION));
-  await app.register(authRoutes(auth));
-  await app.register(oauth.routes);
-  // Before memoriesRoutes: the static /status/ segments must stay visibly separate from /:memory_id.
-  await app.register(statusRoutes(status));
-  const realtime = createRealtime({
-    db,
-    log,
-    status,
-    authenticate: auth.authenticate,
-    pollMs: config.WS_POLL_MS,
-    authTimeoutMs: config.WS_AUTH_TIMEOUT_MS,
-  });
-  await app.register(realtimeRoutes(realtime));
   app.addHook('onClose', () => realtime.close());
-  await app.register(memoriesRoutes(memories));
-  await app.register(searchRoutes(search));
-  await app.register(namespacesRoutes(createNamespacesService(db)));
-  await app.register(schemasRoutes(createSchemasService(db)));
-  await app.register(apiKeysRoutes(createApiKeysService(db)));
-  await app.register(usersRoutes(createUsersService(db)));
+  await app.register(healthRoutes(db, VERSION));
+  await app.register(auth.routes);
+  await app.register(oauth.routes);
+  await app.register(realtime.routes);
+  await app.register(memories.routes);
+  await app.register(search.routes);
+  await app.register(namespaceAdmin.routes);
+  await app.register(schemas.routes);
+  await app.register(apiKeys.routes);
+  await app.register(userAdmin.routes);
   // Not mounted without an operator credential: the admin paths are then plain 404s.
-  if (config.ADMIN_API_KEY) await app.register(adminRoutes(createAdminService(db, config.ADMIN_API_KEY)));
+  if (organizations.routes) await app.register(organizations.routes);
   return app;
 }
 
@@ -168,20 +179,14 @@ export async function buildApp({ config, db, log, models }: AppDeps): Promise<Fa
  * The background worker with every module's job handlers (the `worker` role; with PGlite it
  * always runs in the server process). Not started: the caller starts and stops it.
  */
-export function buildWorker({ config, db, log, models }: AppDeps): Worker {
-  // Loaded on the first semantic constraint match only; cached, since stored names repeat.
-  const primary = (models ?? embeddersFromConfig(config)).query.primary;
-  const graph = createGraphBuilder({
-    db,
-    log,
-    extractor: extractorFromConfig(config),
-    embed: (texts) => primary.embed(texts),
-    schema: (organizationId, schemaId) => getActiveSchema(db, organizationId, schemaId).catch(() => null),
-  });
+export function buildWorker(deps: AppDeps): Worker {
+  const { config, db, log } = deps;
+  const { graph } = graphFromConfig(deps, deps.models ?? embeddersFromConfig(config));
+  const { webhooks, publish } = eventsFromConfig(config);
   return createWorker({
     db,
     log: log.child({ role: 'worker' }),
-    handlers: { ...memoryJobs(buildEvents(config).publish, [graph]), ...webhookJobs(webhookSettings(config)) },
+    handlers: { ...memoryProcessing({ publish, steps: [graph.builder] }), ...webhooks.jobs },
     backoffMs: (attempt) => defaultBackoff(attempt, config.JOB_BACKOFF_BASE_MS),
     concurrency: config.WORKER_CONCURRENCY,
     pollMs: config.WORKER_POLL_MS,

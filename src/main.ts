@@ -1,9 +1,9 @@
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createLogger } from './platform/log.ts';
 import { openDb } from './platform/db/index.ts';
-import { bootstrap } from './modules/organizations/bootstrap.ts';
+import { bootstrap } from './modules/organizations/index.ts';
 import { buildApp, buildWorker } from './app.ts';
-import { embeddersFromConfig } from './modules/search/embedders.ts';
+import { embeddersFromConfig } from './platform/models/index.ts';
 import { startMaintenance } from './retention.ts';
 
 let config: Config;

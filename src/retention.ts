@@ -3,7 +3,7 @@ import type { Db } from './platform/db/index.ts';
 import type { Logger } from './platform/log.ts';
 import { pruneEvents } from './platform/events/index.ts';
 import { pruneCompletedJobs } from './platform/jobs/index.ts';
-import { pruneDeliveries } from './modules/webhooks/webhooks.store.ts';
+import { pruneDeliveries } from './modules/webhooks/index.ts';
 import { autovacuumPass, needsOwnAutovacuum } from './platform/db/vacuum.ts';
 
 const HOUR = 3_600_000;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { startServer, type Server } from './process.ts';
 import { MODELS_CACHE } from './harness.ts';
+import { sleep } from './wait.ts';
 import { openPglite } from '../src/platform/db/pglite.ts';
 
 /**
@@ -26,8 +27,6 @@ export interface KillResult {
   /** Restart to every accepted memory completed. */
   recoveryMs: number;
 }
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export async function runKillScenario(opts: {
   size: number;

@@ -2,13 +2,13 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, testConfig, testStores, type TestApp } from './harness.ts';
 import { addMemory, post } from './memory-helpers.ts';
+import { sleep } from './wait.ts';
 import { buildWorker } from '../src/app.ts';
 import { startMaintenance } from '../src/retention.ts';
 import { autovacuumPass, needsOwnAutovacuum } from '../src/platform/db/vacuum.ts';
 import { createLogger } from '../src/platform/log.ts';
 
 const log = createLogger('silent');
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 for (const store of testStores) {
   describe(`retention [${store.name}]`, () => {

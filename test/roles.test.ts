@@ -7,11 +7,11 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { runMain, startServer } from './process.ts';
 import { MODELS_CACHE, scratchDatabase } from './harness.ts';
+import { sleep } from './wait.ts';
 
 /** ROLES on PostgreSQL: an API-only process enqueues, a separate worker process processes. */
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'engram-roles-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 describe('roles on PostgreSQL', () => {
   it(

@@ -3,7 +3,7 @@ import { requirePermission, type Actor, type Permission } from '../../shared/act
 import { forbidden, notFound } from '../../shared/errors.ts';
 import { newId } from '../../shared/ids.ts';
 import { iso } from '../../shared/time.ts';
-import { namespaceExists } from '../namespaces/namespaces.store.ts';
+import type { NamespaceAccess } from '../namespaces/index.ts';
 import { generateApiKey, hashSecret, keyPrefix } from './api-keys.keys.ts';
 import type { ApiKeyRecord, CreateKeyBody } from './api-keys.schemas.ts';
 import { insertApiKey, listNamespaceKeys, revokeNamespaceKey, type ApiKeyRow } from './api-keys.store.ts';
@@ -29,12 +29,12 @@ export function toKeyRecord(r: ApiKeyRow): ApiKeyRecord {
  * namespace (else 403, whether or not the other namespace exists); a minted key never
  * carries a permission its minter lacks (no escalation).
  */
-export function createApiKeysService(db: Db) {
+export function createApiKeysService(db: Db, namespaces: Pick<NamespaceAccess, 'exists'>) {
   async function namespaceInScope(actor: Actor, namespaceId: string): Promise<void> {
     if (actor.namespaceId && actor.namespaceId !== namespaceId) {
       throw forbidden('This API key is limited to its namespace', { namespace_id: actor.namespaceId });
     }
-    if (!(await namespaceExists(db, actor.organizationId, namespaceId))) throw notFound(`Namespace ${namespaceId}`);
+    if (!(await namespaces.exists(db, actor.organizationId, namespaceId))) throw notFound(`Namespace ${namespaceId}`);
   }
 
   return {

@@ -1,9 +1,9 @@
 import type { Db } from '../../platform/db/index.ts';
 import { ALL_PERMISSIONS, type Actor, type AuthMethod } from '../../shared/actor.ts';
 import { AppError, forbidden, unauthorized } from '../../shared/errors.ts';
-import { hashSecret } from '../api-keys/api-keys.keys.ts';
-import { findActiveKeyByHash, touchApiKey } from '../api-keys/api-keys.store.ts';
-import { getUser, type UserRow } from '../users/users.store.ts';
+import { hashSecret } from '../../shared/secrets.ts';
+import type { ApiKeyStore } from '../api-keys/index.ts';
+import type { UserDirectory, UserRow } from '../users/index.ts';
 import { findLiveSession } from './sessions.store.ts';
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -70,7 +70,13 @@ export interface Authenticator {
  * (organization, namespace, permissions); a session or Bearer token alongside it names
  * the end user. A token alone acts as its user inside the user's organization.
  */
-export function createAuthenticator(db: Db, verifyBearer: BearerVerifier = noBearer): Authenticator {
+export function createAuthenticator(deps: {
+  db: Db;
+  keys: Pick<ApiKeyStore, 'findActiveByHash' | 'touch'>;
+  users: Pick<UserDirectory, 'get'>;
+  verifyBearer?: BearerVerifier;
+}): Authenticator {
+  const { db, keys, users, verifyBearer = noBearer } = deps;
   // When this process last recorded each key's use: the store records at most once a minute,
   // and asking it on every request would cost a statement per request to learn that.
   const touched = new Map<string, number>();
@@ -79,7 +85,7 @@ export function createAuthenticator(db: Db, verifyBearer: BearerVerifier = noBea
     if ((touched.get(keyId) ?? 0) > now - 60_000) return;
     if (touched.size > 10_000) touched.clear();
     touched.set(keyId, now);
-    touchApiKey(db, keyId).catch(() => {}); // bookkeeping must never fail a request
+    keys.touch(db, keyId).catch(() => {}); // bookkeeping must never fail a request
   };
   async function tokenIdentity(c: Credentials): Promise<{ id: TokenIdentity; method: AuthMethod } | undefined> {
     if (c.bearer) return { id: await verifyBearer(c.bearer), method: 'bearer' };
@@ -97,7 +103,7 @@ export function createAuthenticator(db: Db, verifyBearer: BearerVerifier = noBea
       }
       let actor: Actor | undefined;
       if (c.apiKey) {
-        const key = await findActiveKeyByHash(db, hashSecret(c.apiKey));
+        const key = await keys.findActiveByHash(db, hashSecret(c.apiKey));
         if (!key) throw unauthorized('Invalid or revoked API key');
         if (key.namespace_active === false)
           throw forbidden('The namespace of this API key is deactivated (is_active: false)', {
@@ -132,6 +138,6 @@ export function createAuthenticator(db: Db, verifyBearer: BearerVerifier = noBea
       };
     },
     currentUser: (actor) =>
-      actor.userId ? getUser(db, actor.organizationId, actor.userId) : Promise.resolve(undefined),
+      actor.userId ? users.get(db, actor.organizationId, actor.userId) : Promise.resolve(undefined),
   };
 }

@@ -26,7 +26,3 @@ export async function insertSession(
     [s.id, s.organizationId, s.userId, s.tokenHash, s.expiresAt],
   );
 }
-
-export async function revokeSession(db: Queryable, id: string): Promise<void> {
-  await db.query('UPDATE sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL', [id]);
-}

@@ -3,8 +3,7 @@ import type { Logger } from '../../platform/log.ts';
 import type { Extraction, Extractor } from '../../platform/models/extractor.ts';
 import { newId } from '../../shared/ids.ts';
 import { dot } from '../../platform/models/embedder.ts';
-import { getMemory, type MemoryRow } from '../memories/memories.store.ts';
-import type { ProcessingStep, StepWrites } from '../memories/memories.jobs.ts';
+import type { StepWrites } from '../../platform/jobs/index.ts';
 import { applyConsent, requestedSchemaId, resolveGraphPlan } from './policy.ts';
 import type { GraphPlan, ViaRelationship } from './policy.schemas.ts';
 import {
@@ -24,8 +23,7 @@ import {
   stillCurrent,
 } from './links.store.ts';
 import { extractionSchema } from './schema-bridge.ts';
-import type { ActiveSchema } from '../schemas/schemas.service.ts';
-import { recordSchemaUse } from '../schemas/schemas.store.ts';
+import type { ActiveSchema } from '../schemas/index.ts';
 import { applyEdgeConstraints, applyNodeConstraints, type PlannedEdge, type PlannedNode } from './constraints.ts';
 
 /** What one build stored: nodes linked (created or reused) and edges. */
@@ -55,6 +53,22 @@ export interface GraphBuilderDeps {
   embed?: (texts: string[]) => Promise<number[][]>;
   /** A usable user graph schema and its `memory_policy` (null when unknown, deleted or a draft). */
   schema?: (organizationId: string, schemaId: string) => Promise<ActiveSchema | null>;
+  /** Counts a schema's use once a graph shaped by it is stored. */
+  recordSchemaUse?: (db: Queryable, organizationId: string, schemaId: string) => Promise<void>;
+}
+
+/** What the builder reads of a memory (the row `memory.process` read at its start). */
+export interface GraphMemory {
+  id: string;
+  organization_id: string;
+  namespace_id: string | null;
+  user_id: string;
+  content: string;
+  context: { role: string; content: string }[] | null;
+  policy: Record<string, unknown>;
+  consent: string;
+  occurred_at: Date | null;
+  created_at: Date;
 }
 
 /** `set: {prop: {mode: auto, prompt}}` of the node constraints, as guidance for a model extractor. */
@@ -151,9 +165,7 @@ function planFrom(plan: GraphPlan, extraction: Extraction | null, memoryId: stri
  * Model calls happen before the transaction; nodes are upserted in a fixed order so two
  * workers sharing entities cannot deadlock.
  */
-export function createGraphBuilder(
-  deps: GraphBuilderDeps,
-): ProcessingStep & { build(organizationId: string, memoryId: string, read?: MemoryRow): Promise<BuiltGraph> } {
+export function createGraphBuilder(deps: GraphBuilderDeps) {
   const { db, extractor } = deps;
 
   const embed = deps.embed;
@@ -164,7 +176,7 @@ export function createGraphBuilder(
       }
     : undefined;
 
-  async function memoryRefs(plan: GraphPlan, m: MemoryRow): Promise<MemoryRefs> {
+  async function memoryRefs(plan: GraphPlan, m: GraphMemory): Promise<MemoryRefs> {
     if (plan.mode === 'none') return { previous: undefined, context: [], related: [], named: new Set() };
     // Only plans that link to earlier memories pay for the lookup (most memories do not).
     const wantsPrevious =
@@ -185,12 +197,10 @@ export function createGraphBuilder(
 
   /**
    * Plan the memory's graph (extraction, constraints: reads and model calls, no transaction)
-   * and return the writes that store it. `read`: the memory's row as the caller just read it
-   * (the job's start), saving a lookup.
+   * and return the writes that store it.
    */
-  async function prepare(organizationId: string, memoryId: string, read?: MemoryRow): Promise<GraphWrites> {
-    const m = read ?? (await getMemory(db, { organizationId, namespaceId: null }, memoryId));
-    if (!m) return { write: async () => NOTHING };
+  async function prepare(m: GraphMemory): Promise<GraphWrites> {
+    const organizationId = m.organization_id;
     const graph = (m.policy?.graph ?? {}) as Record<string, unknown>;
     const schemaId = requestedSchemaId(graph);
     const active = schemaId && deps.schema ? await deps.schema(organizationId, schemaId) : null;
@@ -271,14 +281,14 @@ export function createGraphBuilder(
       // The schema's usage count, after the commit: one short update on a row every memory of
       // that schema shares, which a long transaction should not hold.
       after: async () => {
-        if (active && built.nodes) await recordSchemaUse(db, organizationId, schemaId!);
+        if (active && built.nodes) await deps.recordSchemaUse?.(db, organizationId, schemaId!);
       },
     };
   }
 
   /** Plan and store the graph of one memory in a transaction of its own (re-builds, tools). */
-  async function build(organizationId: string, memoryId: string, read?: MemoryRow): Promise<BuiltGraph> {
-    const w = await prepare(organizationId, memoryId, read);
+  async function build(memory: GraphMemory): Promise<BuiltGraph> {
+    const w = await prepare(memory);
     const built = await db.transaction((tx) => w.write(tx));
     await w.after?.();
     return built;
@@ -288,6 +298,6 @@ export function createGraphBuilder(
     name: 'graph',
     build,
     // In memory.process, the writes join the transaction that completes the memory.
-    run: (memory) => prepare(memory.organization_id, memory.id, memory),
+    run: (memory: GraphMemory): Promise<StepWrites> => prepare(memory),
   };
 }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { startApp, testConfig, testStores, type TestApp } from '../../../test/harness.ts';
 import { makeNamespace, makeOrg } from '../../../test/factories.ts';
 import { addMemory, post } from '../../../test/memory-helpers.ts';
+import { sleep } from '../../../test/wait.ts';
 import { buildWorker } from '../../app.ts';
 import { createLogger } from '../../platform/log.ts';
 import type { Worker } from '../../platform/jobs/index.ts';
@@ -10,7 +11,6 @@ import { stillCurrent } from './links.store.ts';
 import { setMemoryEdges } from './graph.store.ts';
 
 const log = createLogger('silent');
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 for (const store of testStores) {
   describe(`knowledge graph [${store.name}]`, () => {

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AppError } from '../../shared/errors.ts';
-import { normaliseMemory } from '../memories/compat.ts';
+import { normaliseMemory } from '../memories/index.ts';
 import { applyConsent, requestedSchemaId, resolveGraphPlan } from './policy.ts';
 import { classifyEndpoint } from './policy.schemas.ts';
 

@@ -1,5 +1,5 @@
 import type { GraphSchema } from '../../platform/models/extractor.ts';
-import type { UserGraphSchema } from '../schemas/schemas.schemas.ts';
+import type { UserGraphSchema } from '../schemas/index.ts';
 
 /**
  * A user graph schema as the extractor port reads it: node types with their properties

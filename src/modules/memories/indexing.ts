@@ -1,13 +1,9 @@
-import type { Embedder } from '../../platform/models/embedder.ts';
+import type { Embedder, Embedders } from '../../platform/models/index.ts';
 import { newId } from '../../shared/ids.ts';
-import { analyze } from '../search/analyzer.ts';
+import { analyze } from '../../platform/text-analyzer.ts';
 import type { ChunkData } from './memories.store.ts';
 
-/** The dense signals a deployment runs: a primary embedder and an optional second one. */
-export interface Embedders {
-  primary: Embedder;
-  secondary?: Embedder;
-}
+/** The dense signals a deployment runs (defined in platform/models; re-exported while importers move). */
 
 const SENTENCE = /[^.!?\n]+[.!?]*\s*|\n+/g;
 

@@ -1,10 +1,12 @@
-import type { Db } from '../../platform/db/index.ts';
+import type { Db, Queryable } from '../../platform/db/index.ts';
+import type { NamespaceAccess } from '../namespaces/index.ts';
+import type { UserDirectory } from '../users/index.ts';
 import { requirePermission, type Actor } from '../../shared/actor.ts';
 import { AppError, notFound } from '../../shared/errors.ts';
 import { iso } from '../../shared/time.ts';
-import { findUserByExternalId, getUser } from '../users/users.store.ts';
 import { canonicalCategory, normaliseMemory, type LegacyQuery } from './compat.ts';
-import { buildChunks, type Embedders } from './indexing.ts';
+import type { Embedders } from '../../platform/models/index.ts';
+import { buildChunks } from './indexing.ts';
 import { toMemoryObject, type MemoryObject } from './memory-object.ts';
 import type { AddMemoryBody } from './memories.schemas.ts';
 import {
@@ -20,10 +22,9 @@ import {
   type MemoryRow,
 } from './memories.store.ts';
 import type { SafetyFilter } from './safety.ts';
-import { aclLists, resolveWriteNamespace } from './ownership.ts';
+import { aclLists } from './ownership.ts';
 import { enqueue } from '../../platform/jobs/index.ts';
 import type { Publish } from '../../platform/events/index.ts';
-import { checkGraphPolicy } from '../graph/graph.validate.ts';
 import { MEMORY_PROCESS } from './memories.jobs.ts';
 import { memoryStateChanged } from './memory-events.ts';
 import { requeueProcessing } from './status.store.ts';
@@ -33,6 +34,9 @@ interface LifecycleDeps {
   embedders: Embedders;
   checkSize(content: string): number;
   publish: Publish;
+  users: Pick<UserDirectory, 'get' | 'findByExternalId'>;
+  namespaces: Pick<NamespaceAccess, 'resolveWriteNamespace'>;
+  checkGraphPolicy(db: Queryable, actor: Actor, graph: Record<string, unknown>): Promise<void>;
 }
 
 const scopeOf = (actor: Actor) => ({ organizationId: actor.organizationId, namespaceId: actor.namespaceId });
@@ -48,7 +52,9 @@ function checkWrite(row: MemoryRow, reader: Reader): void {
 }
 
 /** Get, update, delete and delete-all. Another tenant's memory is simply not found. */
-export function createMemoryLifecycle({ db, embedders, checkSize, publish }: LifecycleDeps) {
+export function createMemoryLifecycle(deps: LifecycleDeps) {
+  const { db, embedders, checkSize, publish, users, checkGraphPolicy } = deps;
+  const { resolveWriteNamespace } = deps.namespaces;
   /**
    * An end user acting with a session or Bearer token alone reaches only what they own or
    * what an ACL shares with them; API keys are the application's own credential and act
@@ -56,7 +62,7 @@ export function createMemoryLifecycle({ db, embedders, checkSize, publish }: Lif
    */
   async function endUserReader(actor: Actor): Promise<Reader> {
     if (actor.methods.includes('api_key') || !actor.userId) return undefined;
-    const user = await getUser(db, actor.organizationId, actor.userId);
+    const user = await users.get(db, actor.organizationId, actor.userId);
     const entities = [`user:${actor.userId}`, `organization:${actor.organizationId}`];
     if (user?.external_id) entities.push(`external_user:${user.external_id}`);
     return { userId: actor.userId, entities };
@@ -180,9 +186,9 @@ export function createMemoryLifecycle({ db, embedders, checkSize, publish }: Lif
     async deleteAll(actor: Actor, q: { user_id?: string; external_user_id?: string; namespace_id?: string }) {
       requirePermission(actor, 'delete');
       let userId: string | undefined;
-      if (q.user_id) userId = (await getUser(db, actor.organizationId, q.user_id))?.id;
+      if (q.user_id) userId = (await users.get(db, actor.organizationId, q.user_id))?.id;
       else if (q.external_user_id)
-        userId = (await findUserByExternalId(db, actor.organizationId, q.external_user_id))?.id;
+        userId = (await users.findByExternalId(db, actor.organizationId, q.external_user_id))?.id;
       else userId = actor.userId || undefined;
       if (!userId) throw new AppError(404, `User ${q.user_id ?? q.external_user_id ?? ''} not found`.trim());
       const namespaceId = q.namespace_id ? await resolveWriteNamespace(db, actor, q.namespace_id) : null;

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../platform/db/index.ts';
-import type { JobContext, JobHandler, JobRow } from '../../platform/jobs/index.ts';
+import type { JobContext, JobHandler, JobRow, StepWrites } from '../../platform/jobs/index.ts';
 import type { Publish } from '../../platform/events/index.ts';
 import { memoryFinished, memoryStateChanged } from './memory-events.ts';
 import type { MemoryRow } from './memories.store.ts';
@@ -25,12 +25,6 @@ export const MEMORY_PROCESS = 'memory.process';
 export interface ProcessingStep {
   name: string;
   run(memory: MemoryStatusRow & MemoryRow, ctx: JobContext): Promise<StepWrites | void>;
-}
-
-/** What a step stores: `write` in the completing transaction, `after` once it committed (best effort). */
-export interface StepWrites {
-  write(tx: Queryable): Promise<unknown>;
-  after?(): Promise<unknown>;
 }
 
 /** A step's failure, named after the step; `permanent` when another attempt would fail the same way. */

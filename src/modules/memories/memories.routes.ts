@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorEnvelope, errorResponses } from '../../platform/http/schemas.ts';
-import { searchResponse } from '../search/search.schemas.ts';
 import type { MemoriesService } from './memories.service.ts';
 import {
   addMemoryBody,
@@ -18,7 +17,7 @@ import {
   updateMemoryBody,
   updateMemoryResponse,
 } from './memories.schemas.ts';
-import { toMemoryObject } from './memory-object.ts';
+import { searchResponse, toMemoryObject } from './memory-object.ts';
 
 const tags = ['memory'];
 const ok = { code: 200, status: 'success', error: null };

@@ -2,30 +2,54 @@ import { z } from 'zod';
 
 const str = (max = 512) => z.string().max(max);
 
-export const contextItem = z.object({ content: z.string().max(20000), role: z.enum(['user', 'assistant']) });
+export const contextItem = z.object({
+  content: z.string().max(20000).describe('What was said in this turn (at most 20000 characters)'),
+  role: z.enum(['user', 'assistant']).describe('Who said it: user or assistant'),
+});
 
 /** Read and write lists of prefixed entities (`external_user:`, `user:`, `namespace:`, `organization:`, `workspace:`, `role:`). */
 export const aclConfig = z.object({
-  read: z.array(str()).max(200).optional(),
-  write: z.array(str()).max(200).optional(),
+  read: z
+    .array(str())
+    .max(200)
+    .optional()
+    .describe(
+      'Read list (at most 200): prefix:id entries with prefix external_user, user, namespace, organization, workspace or role; a bare id means external_user:<id>',
+    ),
+  write: z.array(str()).max(200).optional().describe('Write list (at most 200), entries as in read'),
 });
 
 const customValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
 
 /** Open metadata: defined keys are checked, any other key is kept and filterable. */
 export const memoryMetadata = z.looseObject({
-  role: z.enum(['user', 'assistant']).optional(),
+  role: z.enum(['user', 'assistant']).optional().describe('Speaker of the content: user or assistant'),
   category: z
     .string()
     .max(64)
     .optional()
-    .describe('preference, task, goal, fact (or facts), context, skills, learning'),
-  createdAt: z.string().max(64).optional().describe('ISO 8601: when the remembered thing happened'),
-  topics: z.array(str()).optional(),
-  sessionId: str().optional(),
-  conversationId: str().optional(),
-  sourceType: str().optional(),
-  customMetadata: z.record(z.string(), customValue).optional(),
+    .describe(
+      'preference, task, goal, fact, context, skills or learning; facts is an alias, stored and filtered as fact',
+    ),
+  createdAt: z
+    .string()
+    .max(64)
+    .optional()
+    .describe(
+      'ISO 8601: when the remembered thing happened; with sessionId it places the memory in its session for search',
+    ),
+  topics: z.array(str()).optional().describe('Topic labels'),
+  sessionId: str()
+    .optional()
+    .describe(
+      'Conversation session; a memory with sessionId and createdAt lends part of its search score to the previous and next memory of its session',
+    ),
+  conversationId: str().optional().describe('Conversation the memory came from (read back as conversation_id)'),
+  sourceType: str().optional().describe('Kind of source the memory came from (read back as source_type)'),
+  customMetadata: z
+    .record(z.string(), customValue)
+    .optional()
+    .describe('Your own keys; values are strings, numbers, booleans or string arrays (no nested objects)'),
 });
 
 export const transformEmbeddingPolicy = z.looseObject({
@@ -57,12 +81,37 @@ export const memoryPolicy = z.looseObject({
 
 /** The memory item (spec 2.2, client AddMemory), including deprecated fields mapped at the edge. */
 export const addMemoryBody = z.object({
-  content: z.string().min(1, 'content must not be empty'),
-  type: z.enum(['text', 'code_snippet', 'document']).default('text'),
-  context: z.array(contextItem).max(200).optional(),
-  metadata: memoryMetadata.optional(),
-  external_user_id: str().min(1).optional(),
-  namespace_id: str().optional(),
+  content: z
+    .string()
+    .min(1, 'content must not be empty')
+    .describe(
+      'The text to remember, at most MAX_CONTENT_BYTES bytes (15000 by default; more is a 422); split into chunks on sentence boundaries',
+    ),
+  type: z
+    .enum(['text', 'code_snippet', 'document'])
+    .default('text')
+    .describe('Kind of content: text (default), code_snippet or document'),
+  context: z
+    .array(contextItem)
+    .max(200)
+    .optional()
+    .describe('The conversation the memory came from (at most 200 turns)'),
+  metadata: memoryMetadata
+    .optional()
+    .describe(
+      'Open metadata: the keys below are checked, any other key is kept and can be filtered on in search. Deprecated keys acl, consent, risk, external_user_id, namespace_id and user_id are read as the top-level fields',
+    ),
+  external_user_id: str()
+    .min(1)
+    .optional()
+    .describe(
+      "Your application's id of the user the memory belongs to; the user is created on first sight. Default: the credential's own user",
+    ),
+  namespace_id: str()
+    .optional()
+    .describe(
+      'Namespace to store the memory in (it must exist and be active). A namespace key always writes into its own namespace; naming another is a 403',
+    ),
   policy: memoryAddPolicy.optional(),
   memory_policy: memoryPolicy.optional(),
   link_to: z.union([z.string(), z.array(z.string()), z.record(z.string(), z.unknown())]).optional(),
@@ -81,110 +130,184 @@ export const addMemoryBody = z.object({
     .union([z.boolean(), z.number().int().min(0).max(20)])
     .optional()
     .describe('Deprecated: memory_policy.link_to_related_memories'),
-  user_id: str().optional().describe('Deprecated: internal user id; use external_user_id'),
-  organization_id: str().optional().describe('Deprecated and internal: taken from the API key'),
+  user_id: str()
+    .optional()
+    .describe(
+      'Deprecated: internal user id; use external_user_id. Wins over external_user_id; naming two different users is a 422',
+    ),
+  organization_id: str()
+    .optional()
+    .describe('Deprecated: the organization is the credential’s; naming another one is a 422'),
 });
 export type AddMemoryBody = z.infer<typeof addMemoryBody>;
 
+const webhookUrl = z
+  .string()
+  .max(2048)
+  .optional()
+  .describe(
+    'Called once when background processing of the memory (of a batch: of every memory in it) has finished; http or https, public addresses only (docs/webhooks.md)',
+  );
+const webhookSecret = z
+  .string()
+  .max(512)
+  .optional()
+  .describe('Key of the X-Webhook-Signature HMAC-SHA256 of each delivery; also sent as X-Webhook-Secret');
+const enableHolographic = z
+  .stringbool()
+  .optional()
+  .describe('Deprecated: policy.transform_embedding.mode (true means auto, false none)');
+const frequencySchemaId = str().optional().describe('Deprecated: policy.transform_embedding.domain_id');
+
 export const addMemoryQuery = z.object({
-  skip_background_processing: z.stringbool().optional(),
-  webhook_url: z.string().max(2048).optional(),
-  webhook_secret: z.string().max(512).optional(),
-  enable_holographic: z.stringbool().optional().describe('Deprecated: policy.transform_embedding.mode'),
-  frequency_schema_id: str().optional().describe('Deprecated: policy.transform_embedding.domain_id'),
+  skip_background_processing: z
+    .stringbool()
+    .optional()
+    .describe('true: stored as completed at once, without the background processing job. Default false'),
+  webhook_url: webhookUrl,
+  webhook_secret: webhookSecret,
+  enable_holographic: enableHolographic,
+  frequency_schema_id: frequencySchemaId,
 });
 
 export const addMemoryItem = z.object({
-  memoryId: z.string(),
-  objectId: z.string(),
-  createdAt: z.string(),
-  memoryChunkIds: z.array(z.string()),
+  memoryId: z.string().describe('Id of the stored memory'),
+  objectId: z.string().describe('The same id (client alias of memoryId)'),
+  createdAt: z.string().describe('ISO 8601 time the memory was stored'),
+  memoryChunkIds: z.array(z.string()).describe('Ids of the chunks the content was split into'),
 });
 
+/** Fields of the common response envelope (client contract). */
+const code = z.number().int().describe('The HTTP status code');
+const message = z.string().describe('What was done, in words');
+
 export const addMemoryResponse = z.object({
-  code: z.number().int(),
-  status: z.string(),
-  data: z.array(addMemoryItem).nullable(),
-  error: z.string().nullable().optional(),
-  details: z.unknown().optional(),
+  code,
+  status: z.string().describe('success (errors answer the error envelope)'),
+  data: z.array(addMemoryItem).nullable().describe('The stored memory (one item)'),
+  error: z.string().nullable().optional().describe('null on success'),
+  details: z.unknown().optional().describe('Not set on success'),
 });
 
 /** Batch body: items are validated one by one, so one bad item does not sink the batch. */
 export const batchBody = z.object({
-  memories: z.array(z.unknown()).min(1).max(1000).describe('AddMemory items (see POST /v1/memory)'),
-  batch_size: z.number().int().min(1).max(100).optional(),
-  external_user_id: str().min(1).optional(),
-  namespace_id: str().optional(),
+  memories: z
+    .array(z.unknown())
+    .min(1)
+    .max(1000)
+    .describe(
+      'AddMemory items (see POST /v1/memory), 1 to 1000; each is validated on its own and an invalid one is reported in errors',
+    ),
+  batch_size: z
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe('How many items are embedded and committed together (1-100, default 10)'),
+  external_user_id: str().min(1).optional().describe('Default external_user_id of the items that do not set their own'),
+  namespace_id: str().optional().describe('Default namespace_id of the items that do not set their own'),
   policy: memoryAddPolicy.optional(),
   memory_policy: memoryPolicy.optional(),
   link_to: z.unknown().optional(),
   graph_generation: z.unknown().optional(),
-  user_id: str().optional(),
-  organization_id: str().optional(),
-  webhook_url: z.string().max(2048).optional(),
-  webhook_secret: z.string().max(512).optional(),
+  user_id: str().optional().describe('Deprecated: default user_id (internal user id) of the items that set none'),
+  organization_id: str()
+    .optional()
+    .describe('Deprecated: the organization is the credential’s; naming another one is a 422'),
+  webhook_url: webhookUrl.describe(
+    'Called once when every memory of the batch has finished processing (the query parameter is accepted too); http or https, public addresses only',
+  ),
+  webhook_secret: webhookSecret,
 });
 
 export const batchResponse = z.object({
-  code: z.number().int(),
-  status: z.enum(['success', 'partial', 'error']),
-  message: z.string(),
-  error: z.string().nullable(),
-  details: z.unknown().nullable(),
-  batch_id: z.string().nullable(),
-  successful: z.array(addMemoryResponse),
-  errors: z.array(
-    z.object({
-      index: z.number().int(),
-      error: z.string(),
-      code: z.number().int().optional(),
-      status: z.string().optional(),
-      details: z.unknown().optional(),
-    }),
-  ),
-  total_processed: z.number().int(),
-  total_successful: z.number().int(),
-  total_failed: z.number().int(),
-  total_content_size: z.number().int(),
-  total_storage_size: z.number().int(),
+  code: z.number().int().describe('The HTTP status code: 200 all stored, 207 some, 422 none'),
+  status: z.enum(['success', 'partial', 'error']).describe('success (all stored), partial or error (none stored)'),
+  message,
+  error: z.string().nullable().describe('How many memories failed; null when all succeeded'),
+  details: z.unknown().nullable().describe('Always null (the failures are in errors)'),
+  batch_id: z
+    .string()
+    .nullable()
+    .describe('For GET /v1/memory/batch/status/{batch_id}; null when nothing was stored (and on deletes)'),
+  successful: z.array(addMemoryResponse).describe('One result per stored (or deleted) memory, in item order'),
+  errors: z
+    .array(
+      z.object({
+        index: z.number().int().describe('Position of the item in memories (0-based)'),
+        error: z.string().describe('Why the item failed'),
+        code: z.number().int().optional().describe('HTTP status the item alone would have had'),
+        status: z.string().optional().describe('error'),
+        details: z.unknown().optional().describe('Validation issues or other details of the failure'),
+      }),
+    )
+    .describe('One entry per failed item, in item order'),
+  total_processed: z.number().int().describe('Items received (memories deleted, on deletes)'),
+  total_successful: z.number().int().describe('Items stored (memories deleted, on deletes)'),
+  total_failed: z.number().int().describe('Items that failed'),
+  total_content_size: z.number().int().describe('Bytes of content stored (deleted, on deletes)'),
+  total_storage_size: z
+    .number()
+    .int()
+    .describe('Bytes stored: content, JSON fields, chunk text and vectors (0 on deletes)'),
 });
 
-export const memoryIdParams = z.object({ memory_id: z.string().min(1).max(200) });
+export const memoryIdParams = z.object({ memory_id: z.string().min(1).max(200).describe('Memory id (memoryId)') });
 
-export const updateMemoryBody = addMemoryBody.partial().omit({ user_id: true, external_user_id: true });
+export const updateMemoryBody = addMemoryBody
+  .partial()
+  .omit({ user_id: true, external_user_id: true })
+  .describe(
+    'Fields to change; absent fields stay. Changed content is re-chunked and re-embedded, metadata is merged into the stored metadata',
+  );
+
+const skipParse = z.stringbool().optional().describe('Accepted for client compatibility; no effect');
 
 export const deleteAllQuery = z.object({
-  user_id: str().optional(),
-  external_user_id: str().optional(),
-  namespace_id: str().optional(),
-  skip_parse: z.stringbool().optional(),
+  user_id: str().optional().describe('Internal id of the user whose memories to delete; wins over external_user_id'),
+  external_user_id: str()
+    .optional()
+    .describe("Your application's id of the user whose memories to delete. Default: the caller's own user"),
+  namespace_id: str().optional().describe('Only the memories in this namespace'),
+  skip_parse: skipParse,
 });
 
 /** Safety filter on GET /v1/memory/{id}: a memory it excludes is not found (404). */
 export const getMemoryQuery = z.object({
-  exclude_flagged: z.stringbool().optional(),
-  max_risk: risk.optional(),
-  require_consent: z.stringbool().optional(),
+  exclude_flagged: z.stringbool().optional().describe('true: a memory with risk flagged is not found'),
+  max_risk: risk
+    .optional()
+    .describe('Highest risk returned (none < sensitive < flagged); a riskier memory is not found'),
+  require_consent: z.stringbool().optional().describe('true: a memory with consent none is not found'),
 });
 
 export const updateMemoryResponse = z.looseObject({
-  code: z.number(),
-  status: z.string(),
-  message: z.string(),
-  memory_items: z.array(z.looseObject({ memoryId: z.string(), objectId: z.string(), updatedAt: z.string() })),
+  code: z.number().describe('The HTTP status code'),
+  status: z.string().describe('success'),
+  message,
+  memory_items: z
+    .array(
+      z.looseObject({
+        memoryId: z.string().describe('Id of the updated memory'),
+        objectId: z.string().describe('The same id (client alias of memoryId)'),
+        updatedAt: z.string().describe('ISO 8601 time of the update'),
+      }),
+    )
+    .describe('The updated memory (one item), with its content, memoryChunkIds and metadata'),
 });
 
 export const deleteMemoryResponse = z.looseObject({
-  code: z.number(),
-  status: z.string(),
-  memoryId: z.string(),
-  objectId: z.string(),
-  message: z.string(),
+  code: z.number().describe('The HTTP status code'),
+  status: z.string().describe('success'),
+  memoryId: z.string().describe('Id of the deleted memory'),
+  objectId: z.string().describe('The same id (client alias of memoryId)'),
+  message,
 });
 
 /** Deprecated query parameters still sent by the client on update; mapped like on add. */
 export const legacyTransformQuery = z.object({
-  enable_holographic: z.stringbool().optional(),
-  frequency_schema_id: z.string().optional(),
+  enable_holographic: enableHolographic,
+  frequency_schema_id: z.string().optional().describe('Deprecated: policy.transform_embedding.domain_id'),
 });
-export const deleteMemoryQuery = z.object({ skip_parse: z.stringbool().optional() });
+export const deleteMemoryQuery = z.object({ skip_parse: skipParse });

@@ -1,22 +1,23 @@
 import type { Db, Queryable } from '../../platform/db/index.ts';
 import type { Logger } from '../../platform/log.ts';
-import { resolveExternalUsers, type UserRow } from '../users/users.store.ts';
+import type { UserDirectory, UserRow } from '../users/index.ts';
+import type { NamespaceAccess } from '../namespaces/index.ts';
 import { requirePermission, type Actor } from '../../shared/actor.ts';
 import { AppError, unprocessable } from '../../shared/errors.ts';
 import { newId } from '../../shared/ids.ts';
 import { iso } from '../../shared/time.ts';
 import { normaliseMemory, type LegacyQuery, type MemoryInput } from './compat.ts';
-import { buildChunks, type Embedders } from './indexing.ts';
+import type { Embedders } from '../../platform/models/index.ts';
+import { buildChunks } from './indexing.ts';
 import { addMemoryBody, type AddMemoryBody } from './memories.schemas.ts';
 import { insertChunks, insertMemories, type ChunkData, type MemoryRow, type NewMemory } from './memories.store.ts';
-import { aclLists, resolveOwners, resolveWriteNamespace } from './ownership.ts';
+import { aclLists, resolveOwners } from './ownership.ts';
 import { createMemoryLifecycle } from './lifecycle.ts';
 import { enqueueAll } from '../../platform/jobs/index.ts';
 import { MEMORY_PROCESS } from './memories.jobs.ts';
 import type { Publish } from '../../platform/events/index.ts';
-import type { WebhookRequest, Webhooks } from '../webhooks/webhooks.service.ts';
+import type { WebhookRequest, Webhooks } from '../webhooks/index.ts';
 import { batchStored, memoriesFinished, stateChange } from './memory-events.ts';
-import { checkGraphPolicy } from '../graph/graph.validate.ts';
 
 export interface MemoriesDeps {
   db: Db;
@@ -24,8 +25,12 @@ export interface MemoriesDeps {
   maxContentBytes: number;
   /** Records lifecycle events (they drive webhooks and WebSocket pushes). */
   publish: Publish;
-  webhooks: Webhooks;
+  webhooks: Pick<Webhooks, 'check' | 'subscribe'>;
   log?: Logger;
+  users: Pick<UserDirectory, 'get' | 'findByExternalId' | 'resolveExternal' | 'resolveExternalMany'>;
+  namespaces: Pick<NamespaceAccess, 'resolveWriteNamespace'>;
+  /** The write-time check of a memory's graph policy (the graph module's). */
+  checkGraphPolicy(db: Queryable, actor: Actor, graph: Record<string, unknown>): Promise<void>;
 }
 
 export interface AddedMemory {
@@ -44,7 +49,8 @@ export interface WriteOptions extends LegacyQuery {
 
 /** Memory writes and reads. Model calls happen before a transaction opens, never inside. */
 export function createMemoriesService(deps: MemoriesDeps) {
-  const { db, embedders } = deps;
+  const { db, embedders, checkGraphPolicy } = deps;
+  const { resolveWriteNamespace } = deps.namespaces;
 
   function checkSize(content: string): number {
     const bytes = Buffer.byteLength(content, 'utf8');
@@ -73,6 +79,7 @@ export function createMemoriesService(deps: MemoriesDeps) {
   ): Promise<MemoryRow[]> {
     const hook = extra.hook ?? null;
     const owners = await resolveOwners(
+      deps.users,
       tx,
       actor,
       items.map((x) => x.input),
@@ -227,7 +234,7 @@ export function createMemoriesService(deps: MemoriesDeps) {
       }
       // Create the batch's new users first, in one statement of its own in a fixed order:
       // inserting them inside concurrent group transactions in different orders deadlocks.
-      const users = await resolveExternalUsers(
+      const users = await deps.users.resolveExternalMany(
         db,
         actor.organizationId,
         ok.filter((x) => !x.input.userId && x.input.externalUserId).map((x) => x.input.externalUserId!),

@@ -244,3 +244,44 @@ export async function deleteUserMemories(
   }
   return db.query(`DELETE FROM memories WHERE ${where} RETURNING id, content_bytes, created_at`, params);
 }
+
+/** Delete the namespace's memories (their chunks go by cascade); returns how many. */
+export async function deleteNamespaceMemories(tx: Queryable, organizationId: string, id: string): Promise<number> {
+  const rows = await tx.query('DELETE FROM memories WHERE organization_id = $1 AND namespace_id = $2 RETURNING id', [
+    organizationId,
+    id,
+  ]);
+  return rows.length;
+}
+
+/** Keep the namespace's memories but move them out of it (memory and chunk rows alike). */
+export async function detachNamespaceMemories(tx: Queryable, organizationId: string, id: string): Promise<number> {
+  const rows = await tx.query(
+    'UPDATE memories SET namespace_id = NULL, updated_at = now() WHERE organization_id = $1 AND namespace_id = $2 RETURNING id',
+    [organizationId, id],
+  );
+  await tx.query('UPDATE memory_chunks SET namespace_id = NULL WHERE organization_id = $1 AND namespace_id = $2', [
+    organizationId,
+    id,
+  ]);
+  return rows.length;
+}
+
+/** Remove one ACL entry from every memory of the organization; counts per list changed. */
+export async function removeAclEntry(
+  tx: Queryable,
+  organizationId: string,
+  entry: string,
+): Promise<{ read: number; write: number }> {
+  const read = await tx.query(
+    `UPDATE memories SET acl_read = array_remove(acl_read, $2), updated_at = now()
+     WHERE organization_id = $1 AND acl_read @> ARRAY[$2]::text[] RETURNING id`,
+    [organizationId, entry],
+  );
+  const write = await tx.query(
+    `UPDATE memories SET acl_write = array_remove(acl_write, $2), updated_at = now()
+     WHERE organization_id = $1 AND acl_write @> ARRAY[$2]::text[] RETURNING id`,
+    [organizationId, entry],
+  );
+  return { read: read.length, write: write.length };
+}

@@ -1,32 +1,46 @@
 import { z } from 'zod';
+import { graphNode } from '../graph/index.ts';
 import { iso } from '../../shared/time.ts';
 import type { MemoryRow } from './memories.store.ts';
 
 /** The stored memory as the client reads it (client-contract MemoryObject). */
 export const memoryObject = z.looseObject({
-  id: z.string(),
-  content: z.string(),
-  type: z.string(),
-  user_id: z.string(),
+  id: z.string().describe('Memory id'),
+  content: z.string().describe('The remembered text'),
+  type: z.string().describe('text, code_snippet or document'),
+  user_id: z.string().describe("Internal id of the memory's owner"),
   acl: z.record(z.string(), z.record(z.string(), z.boolean())).describe('Parse-style: entity → {read, write}'),
-  createdAt: z.string().optional(),
-  updatedAt: z.string().optional(),
-  external_user_id: z.string().optional(),
-  namespace_id: z.string().optional(),
-  organization_id: z.string().optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
-  customMetadata: z.record(z.string(), z.unknown()).optional(),
-  context: z.array(z.object({ role: z.string(), content: z.string() })).optional(),
-  role: z.string().optional(),
-  category: z.string().optional(),
-  topics: z.array(z.string()).optional(),
-  conversation_id: z.string().optional(),
-  source_type: z.string().optional(),
-  status: z.string().optional(),
-  similarity_score: z.number().optional(),
-  relevance_score: z.number().optional(),
-  recency_score: z.number().optional(),
-  memoryChunkIds: z.array(z.string()).optional(),
+  createdAt: z.string().optional().describe('ISO 8601 time the memory was stored'),
+  updatedAt: z.string().optional().describe('ISO 8601 time of its latest change'),
+  external_user_id: z.string().optional().describe("The owner's id in your application, if it has one"),
+  namespace_id: z.string().optional().describe('Its namespace; absent when it is in none'),
+  organization_id: z.string().optional().describe('Its organization'),
+  metadata: z.record(z.string(), z.unknown()).optional().describe('The stored metadata'),
+  customMetadata: z.record(z.string(), z.unknown()).optional().describe('metadata.customMetadata'),
+  context: z
+    .array(
+      z.object({
+        role: z.string().describe('user or assistant'),
+        content: z.string().describe('What was said in this turn'),
+      }),
+    )
+    .optional()
+    .describe('The conversation the memory came from'),
+  role: z.string().optional().describe('metadata.role'),
+  category: z.string().optional().describe('metadata.category'),
+  topics: z.array(z.string()).optional().describe('metadata.topics'),
+  conversation_id: z.string().optional().describe('metadata.conversationId'),
+  source_type: z.string().optional().describe('metadata.sourceType'),
+  status: z.string().optional().describe('Processing status: queued, quick_saved, processing, completed or failed'),
+  similarity_score: z
+    .number()
+    .optional()
+    .describe(
+      'Search results: cosine similarity of the query and the memory by the primary embedding (0 if not among its candidates)',
+    ),
+  relevance_score: z.number().optional().describe('Search results: the final score the results are ranked by'),
+  recency_score: z.number().optional().describe('Not set by this server (kept for client compatibility)'),
+  memoryChunkIds: z.array(z.string()).optional().describe('Ids of its chunks (GET /v1/memory/{memory_id} only)'),
 });
 export type MemoryObject = z.infer<typeof memoryObject>;
 
@@ -76,3 +90,25 @@ export function toMemoryObject(row: MemoryRow, chunkIds?: string[]): MemoryObjec
     memoryChunkIds: chunkIds,
   };
 }
+
+/** The search envelope (POST /v1/memory/search, and GET /v1/memory/{id}, which answers in it). */
+export const searchResponse = z.object({
+  code: z.number().int().describe('The HTTP status code'),
+  status: z.string().describe('success (errors answer the error envelope)'),
+  data: z
+    .object({
+      memories: z.array(memoryObject).describe('The memories found, best first'),
+      nodes: z
+        .array(graphNode)
+        .describe('Graph nodes linked to the memories, most linked first (with search_override: the matched nodes)'),
+      schemas_used: z.array(z.string()).optional().describe('User graph schemas of the nodes shown; absent when none'),
+    })
+    .nullable()
+    .describe('The results'),
+  error: z.string().nullable().optional().describe('null on success'),
+  details: z.unknown().optional().describe('Not set on success'),
+  search_id: z
+    .string()
+    .optional()
+    .describe('Id of this search in the query log (not set by GET /v1/memory/{memory_id})'),
+});

@@ -1,8 +1,10 @@
 import type { Queryable } from '../../platform/db/index.ts';
 import type { Actor } from '../../shared/actor.ts';
 import { AppError, unprocessable } from '../../shared/errors.ts';
-import { namespaceActive } from '../namespaces/namespaces.store.ts';
-import { getUser, resolveExternalUser, resolveExternalUsers, type UserRow } from '../users/users.store.ts';
+import type { UserDirectory, UserRow } from '../users/index.ts';
+
+/** What ownership reads of the user directory. */
+export type OwnerDirectory = Pick<UserDirectory, 'get' | 'resolveExternal' | 'resolveExternalMany'>;
 
 export interface Owner {
   userId: string;
@@ -14,13 +16,14 @@ export interface Owner {
  * (client docs); with neither, the caller. An external id is created on first sight.
  */
 export async function resolveOwner(
+  users: OwnerDirectory,
   db: Queryable,
   actor: Actor,
   userId?: string,
   externalUserId?: string,
 ): Promise<Owner> {
   if (userId) {
-    const user = await getUser(db, actor.organizationId, userId);
+    const user = await users.get(db, actor.organizationId, userId);
     if (!user) throw new AppError(404, `User ${userId} not found`);
     if (externalUserId && user.external_id !== externalUserId) {
       throw unprocessable('Conflicting fields: user_id and external_user_id name different users', {
@@ -30,10 +33,10 @@ export async function resolveOwner(
     return { userId: user.id, externalUserId: user.external_id };
   }
   if (externalUserId) {
-    const user = await resolveExternalUser(db, actor.organizationId, externalUserId);
+    const user = await users.resolveExternal(db, actor.organizationId, externalUserId);
     return { userId: user.id, externalUserId };
   }
-  const me = actor.userId ? await getUser(db, actor.organizationId, actor.userId) : undefined;
+  const me = actor.userId ? await users.get(db, actor.organizationId, actor.userId) : undefined;
   if (!me)
     throw unprocessable('No user: send external_user_id (this credential has no user of its own)', {
       fields: ['external_user_id'],
@@ -47,6 +50,7 @@ export async function resolveOwner(
  * caller's own user, a known user deleted meanwhile) one lookup per distinct user.
  */
 export async function resolveOwners(
+  users: OwnerDirectory,
   db: Queryable,
   actor: Actor,
   items: { userId?: string; externalUserId?: string }[],
@@ -54,7 +58,7 @@ export async function resolveOwners(
 ): Promise<Owner[]> {
   const external =
     known ??
-    (await resolveExternalUsers(
+    (await users.resolveExternalMany(
       db,
       actor.organizationId,
       items.filter((x) => !x.userId && x.externalUserId).map((x) => x.externalUserId!),
@@ -68,32 +72,10 @@ export async function resolveOwners(
       continue;
     }
     const key = `${x.userId ?? ''}\u0000${x.externalUserId ?? ''}`;
-    if (!others.has(key)) others.set(key, resolveOwner(db, actor, x.userId, x.externalUserId));
+    if (!others.has(key)) others.set(key, resolveOwner(users, db, actor, x.userId, x.externalUserId));
     out.push(await others.get(key)!);
   }
   return out;
-}
-
-/**
- * The namespace a write lands in. A namespace key forces its own namespace; a namespace
- * named explicitly must exist in the caller's organization.
- */
-export async function resolveWriteNamespace(db: Queryable, actor: Actor, namespaceId?: string): Promise<string | null> {
-  if (actor.namespaceId) {
-    if (namespaceId && namespaceId !== actor.namespaceId) {
-      throw new AppError(403, 'This API key is limited to its namespace', { namespace_id: actor.namespaceId });
-    }
-    return actor.namespaceId;
-  }
-  if (!namespaceId) return null;
-  const active = await namespaceActive(db, actor.organizationId, namespaceId);
-  if (active === undefined) throw new AppError(404, `Namespace ${namespaceId} not found`);
-  // A deactivated namespace keeps its memories readable but takes no new ones.
-  if (!active)
-    throw new AppError(403, `Namespace ${namespaceId} is deactivated (is_active: false)`, {
-      namespace_id: namespaceId,
-    });
-  return namespaceId;
 }
 
 const PREFIXES = ['external_user', 'user', 'namespace', 'organization', 'workspace', 'role'];

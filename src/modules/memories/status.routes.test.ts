@@ -4,6 +4,7 @@ import { startApp, testConfig, testStores, type TestApp } from '../../../test/ha
 import { assertEnvelope, authKit } from '../../../test/auth-kit.ts';
 import { makeKey, makeNamespace } from '../../../test/factories.ts';
 import { addMemory, post } from '../../../test/memory-helpers.ts';
+import { waitFor } from '../../../test/wait.ts';
 import { buildWorker } from '../../app.ts';
 import { createLogger } from '../../platform/log.ts';
 import { createWorker, type Worker } from '../../platform/jobs/index.ts';
@@ -11,7 +12,6 @@ import { createEventPublisher } from '../../platform/events/index.ts';
 import { MEMORY_PROCESS, memoryJobs } from './memories.jobs.ts';
 
 const log = createLogger('silent');
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 for (const store of testStores) {
   describe(`memory status [${store.name}]`, () => {
@@ -29,13 +29,6 @@ for (const store of testStores) {
       const res = await get(`/v1/memory/batch/status/${id}`);
       assert.equal(res.statusCode, 200, res.body);
       return res.json();
-    };
-    const until = async (fn: () => Promise<boolean>, ms = 10_000) => {
-      const deadline = Date.now() + ms;
-      while (!(await fn())) {
-        if (Date.now() > deadline) throw new Error('timed out');
-        await sleep(25);
-      }
     };
     const startWorker = async (w: Worker) => {
       await worker?.stop();
@@ -74,7 +67,7 @@ for (const store of testStores) {
       assert.deepEqual(jobs, [{ kind: MEMORY_PROCESS, status: 'queued', organization_id: t.orgId }]);
 
       await startWorker(buildWorker({ config: testConfig({ WORKER_POLL_MS: '50' }), db: t.db, log }));
-      await until(async () => (await status(id)).processing_status === 'completed');
+      await waitFor(async () => (await status(id)).processing_status === 'completed');
       const done = await status(id);
       assert.ok(Date.parse(done.processing_started_at) >= Date.parse(done.created_at));
       assert.ok(Date.parse(done.completed_at) >= Date.parse(done.processing_started_at));
@@ -117,7 +110,7 @@ for (const store of testStores) {
       assert.deepEqual(before.failures, []);
 
       await startWorker(buildWorker({ config: testConfig({ WORKER_POLL_MS: '50' }), db: t.db, log }));
-      await until(async () => (await batchStatus(r.batch_id)).processing_status === 'completed');
+      await waitFor(async () => (await batchStatus(r.batch_id)).processing_status === 'completed');
       const after = await batchStatus(r.batch_id);
       assert.deepEqual(after.counts, { queued: 0, quick_saved: 0, processing: 0, completed: 3, failed: 0 });
       assert.deepEqual(after.progress, { total: 3, done: 3, percent: 100 });
@@ -146,7 +139,7 @@ for (const store of testStores) {
           backoffMs: () => 10,
         }),
       );
-      await until(async () => (await batchStatus(r.batch_id)).progress.done === 2);
+      await waitFor(async () => (await batchStatus(r.batch_id)).progress.done === 2);
       const b = await batchStatus(r.batch_id);
       assert.equal(b.processing_status, 'partial');
       assert.deepEqual({ completed: b.counts.completed, failed: b.counts.failed }, { completed: 1, failed: 1 });
@@ -165,7 +158,7 @@ for (const store of testStores) {
     it('memory.process is idempotent: running it again changes nothing', async () => {
       const id = await addMemory(t, { content: 'Run me twice.', external_user_id: 'ana' }, t.key);
       await startWorker(buildWorker({ config: testConfig({ WORKER_POLL_MS: '50' }), db: t.db, log }));
-      await until(async () => (await status(id)).processing_status === 'completed');
+      await waitFor(async () => (await status(id)).processing_status === 'completed');
       const first = await status(id);
       const [job] = await t.db.query(`SELECT * FROM jobs WHERE payload->>'memory_id' = $1`, [id]);
       await memoryJobs(createEventPublisher())[MEMORY_PROCESS].run(job as any, {

@@ -1,5 +1,4 @@
-import type { Db } from '../../platform/db/index.ts';
-import { countNamespaceNodes, deleteNamespaceNodes } from '../graph/graph.store.ts';
+import type { Db, Queryable } from '../../platform/db/index.ts';
 import { requirePermission, type Actor, type Permission } from '../../shared/actor.ts';
 import { badRequest, forbidden, notFound, unprocessable } from '../../shared/errors.ts';
 import { newId } from '../../shared/ids.ts';
@@ -12,15 +11,12 @@ import type {
   UpdateNamespaceBody,
 } from './namespaces.schemas.ts';
 import {
-  deleteNamespaceMemories,
   deleteNamespaceRow,
-  detachNamespaceMemories,
   getNamespace,
   insertNamespaceRow,
   listNamespaces,
   lockNamespace,
   nameTaken,
-  removeAclEntry,
   updateNamespaceRow,
   type NamespaceRow,
 } from './namespaces.store.ts';
@@ -70,8 +66,27 @@ export function deleteFlags(q: DeleteNamespaceQuery) {
   };
 }
 
+/**
+ * What the modules holding a namespace's data do when it is deleted, in the deleting
+ * transaction (the namespace row is locked, so nothing is added meanwhile).
+ */
+export interface NamespaceContent {
+  memories: {
+    /** Delete the namespace's memories (their chunks and graph links go with them); how many. */
+    deleteIn(tx: Queryable, organizationId: string, namespaceId: string): Promise<number>;
+    /** Keep the namespace's memories but move them out of it; how many. */
+    detachFrom(tx: Queryable, organizationId: string, namespaceId: string): Promise<number>;
+    /** Remove one ACL entry from every memory of the organization; how many lists changed. */
+    removeAclEntry(tx: Queryable, organizationId: string, entry: string): Promise<{ read: number; write: number }>;
+  };
+  graph: {
+    countNodes(tx: Queryable, organizationId: string, namespaceId: string): Promise<number>;
+    deleteNodes(tx: Queryable, organizationId: string, namespaceId: string): Promise<void>;
+  };
+}
+
 /** Namespaces of an organization (client `namespace.*`, spec 4.6). */
-export function createNamespacesService(db: Db) {
+export function createNamespacesService({ db, content }: { db: Db; content: NamespaceContent }) {
   /** A namespace the actor may see: its organization's, and only its own for a namespace key. */
   async function visible(actor: Actor, id: string): Promise<NamespaceRow> {
     const row =
@@ -121,18 +136,19 @@ export function createNamespacesService(db: Db) {
       const flags = deleteFlags(q);
       return db.transaction(async (tx) => {
         if (!(await lockNamespace(tx, actor.organizationId, id))) throw notFound(`Namespace ${id}`);
-        const nodesBefore = await countNamespaceNodes(tx, actor.organizationId, id);
-        if (flags.deleteGraphNodes) await deleteNamespaceNodes(tx, actor.organizationId, id);
-        const deleted = flags.deleteMemories ? await deleteNamespaceMemories(tx, actor.organizationId, id) : 0;
+        const { memories, graph } = content;
+        const nodesBefore = await graph.countNodes(tx, actor.organizationId, id);
+        if (flags.deleteGraphNodes) await graph.deleteNodes(tx, actor.organizationId, id);
+        const deleted = flags.deleteMemories ? await memories.deleteIn(tx, actor.organizationId, id) : 0;
         // Kept memories must leave the namespace first: the foreign key forbids dangling ids.
-        const detached = flags.deleteMemories ? 0 : await detachNamespaceMemories(tx, actor.organizationId, id);
+        const detached = flags.deleteMemories ? 0 : await memories.detachFrom(tx, actor.organizationId, id);
         const acl = flags.removeAclReferences
-          ? await removeAclEntry(tx, actor.organizationId, `namespace:${id}`)
+          ? await memories.removeAclEntry(tx, actor.organizationId, `namespace:${id}`)
           : { read: 0, write: 0 };
         const { apiKeysDeleted } = await deleteNamespaceRow(tx, actor.organizationId, id);
         // A node exists only through its memories: deleting them prunes their nodes even with
         // delete_graph_nodes=false (docs/tenancy.md), so the count is what is gone, either way.
-        const graphNodes = nodesBefore - (await countNamespaceNodes(tx, actor.organizationId, id));
+        const graphNodes = nodesBefore - (await graph.countNodes(tx, actor.organizationId, id));
         return {
           memories_deleted: deleted,
           memories_failed: 0,

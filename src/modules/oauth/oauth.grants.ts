@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../../platform/db/index.ts';
 import { AppError } from '../../shared/errors.ts';
 import { newId } from '../../shared/ids.ts';
-import { hashSecret } from '../api-keys/api-keys.keys.ts';
-import { insertSession } from '../auth/sessions.store.ts';
-import { profileFromClaims, resolveLoginUser, resolveOrganization } from './oauth.identity.ts';
+import { hashSecret } from '../../shared/secrets.ts';
+import type { SessionStore } from '../auth/index.ts';
+import type { UserDirectory } from '../users/index.ts';
+import { profileFromClaims, resolveLoginUser, resolveOrganization, type FirstOrganization } from './oauth.identity.ts';
 import type { IdentityProvider } from './oauth.provider.ts';
 import type { ClientType, OAuthSettings } from './oauth.settings.ts';
 import { claimLoginCode, findLoginByCode, setLoginSession } from './oauth.store.ts';
@@ -40,6 +41,9 @@ export interface GrantDeps {
   settings: OAuthSettings;
   provider: IdentityProvider;
   signer: TokenSigner;
+  users: Pick<UserDirectory, 'insert'>;
+  sessions: Pick<SessionStore, 'insert'>;
+  firstOrganization: FirstOrganization;
 }
 
 /**
@@ -76,15 +80,21 @@ export async function authorizationCodeGrant(
   const expiresAt = new Date(Date.now() + d.settings.refreshTokenTtlSeconds * 1000);
 
   const { organizationId, userId, sessionId } = await d.db.transaction(async (tx) => {
-    const organizationId = await resolveOrganization(tx, d.settings, result.claims);
-    const userId = await resolveLoginUser(tx, {
+    const organizationId = await resolveOrganization(d.firstOrganization, tx, d.settings, result.claims);
+    const userId = await resolveLoginUser(d.users, tx, {
       organizationId,
       issuer: d.provider.issuer,
       subject: result.subject,
       profile: profileFromClaims(result.claims),
     });
     const sessionId = newId();
-    await insertSession(tx, { id: sessionId, organizationId, userId, tokenHash: hashSecret(sessionToken), expiresAt });
+    await d.sessions.insert(tx, {
+      id: sessionId,
+      organizationId,
+      userId,
+      tokenHash: hashSecret(sessionToken),
+      expiresAt,
+    });
     await insertRefreshToken(tx, {
       id: newId(),
       organizationId,

@@ -1,7 +1,6 @@
 import type { Queryable } from '../../platform/db/index.ts';
 import { forbidden } from '../../shared/errors.ts';
-import { firstOrganization } from '../organizations/organizations.store.ts';
-import { insertUser } from '../users/users.store.ts';
+import type { UserDirectory } from '../users/index.ts';
 import {
   findIdentityUser,
   findOrganizationByIdOrName,
@@ -37,6 +36,9 @@ function claimValues(claims: Record<string, unknown>, name: string): string[] {
   return [];
 }
 
+/** The first (bootstrap) organization, the default home of logins when nothing else names one. */
+export type FirstOrganization = (db: Queryable) => Promise<{ id: string } | undefined>;
+
 /**
  * Which organization a person belongs to (docs/oauth.md):
  * 1. OAUTH_ORG_CLAIM present: the first value naming an organization (by id, else by unique
@@ -45,6 +47,7 @@ function claimValues(claims: Record<string, unknown>, name: string): string[] {
  * 3. Else, when no claim is configured, the first (bootstrap) organization.
  */
 export async function resolveOrganization(
+  firstOrganization: FirstOrganization,
   db: Queryable,
   settings: Pick<OAuthSettings, 'orgClaim' | 'defaultOrganization'>,
   claims: Record<string, unknown>,
@@ -76,12 +79,13 @@ export async function resolveOrganization(
  * a concurrent first login of the same person loses the identity insert and uses the winner's user.
  */
 export async function resolveLoginUser(
+  users: Pick<UserDirectory, 'insert'>,
   tx: Queryable,
   p: { organizationId: string; issuer: string; subject: string; profile: Profile },
 ): Promise<string> {
   let userId = await findIdentityUser(tx, p.organizationId, p.issuer, p.subject);
   if (!userId) {
-    const user = await insertUser(tx, {
+    const user = await users.insert(tx, {
       organizationId: p.organizationId,
       externalId: null,
       email: p.profile.email,

@@ -35,82 +35,79 @@ function acceptForms(app: Parameters<FastifyPluginAsyncZod>[0]): void {
   });
 }
 
+const common = { tags: ['auth'], security: [] };
+const UNCONFIGURED = ' Without OAuth configured (OAUTH_ISSUER unset; docs/oauth.md) it answers 404.';
+
+/**
+ * The login paths' schemas, shared by the configured routes and the 404 ones of a server
+ * without OAuth, so the API document describes them whatever the configuration.
+ */
+const schemas = {
+  '/login': {
+    ...common,
+    summary: 'Start the login at the identity provider',
+    description:
+      'JSON `{message, redirect_url}` with `Accept: application/json`, else a 302 to the provider.' + UNCONFIGURED,
+    querystring: loginQuery,
+    response: { 200: loginResponse, 302: loginResponse, ...errorResponses },
+  },
+  '/callback': {
+    ...common,
+    summary: 'Receive the authorization code from the identity provider',
+    description:
+      "JSON `{message, code, state}` with `Accept: application/json`, else a 302 to the caller's redirect_uri." +
+      UNCONFIGURED,
+    querystring: callbackQuery,
+    response: { 200: callbackResponse, 302: callbackResponse, ...errorResponses },
+  },
+  '/token': {
+    ...common,
+    summary: 'Exchange an authorization code or a refresh token for tokens',
+    description: 'Body as JSON or application/x-www-form-urlencoded.' + UNCONFIGURED,
+    consumes: ['application/json', FORM],
+    body: tokenBody,
+    response: { 200: tokenResponse, ...errorResponses, 502: errorResponses[500] },
+  },
+  '/logout': {
+    ...common,
+    summary: "Revoke the caller's session and refresh tokens; end the provider session",
+    description: 'Credentials (Bearer, X-Session-Token) are optional and name the session to revoke.' + UNCONFIGURED,
+    querystring: logoutQuery,
+    response: { 200: logoutResponse, 302: logoutResponse, ...errorResponses },
+  },
+};
+
 /** GET /login, /callback, /logout and POST /token (spec 4.1–4.5); all public. */
 export function oauthRoutes(svc: OAuthService): FastifyPluginAsyncZod {
   return async (app) => {
     acceptForms(app);
-    const common = { tags: ['auth'], security: [] };
 
-    app.get(
-      '/login',
-      {
-        config: { public: true },
-        schema: {
-          ...common,
-          summary: 'Start the login at the identity provider',
-          description: 'JSON `{message, redirect_url}` with `Accept: application/json`, else a 302 to the provider.',
-          querystring: loginQuery,
-          response: { 200: loginResponse, 302: loginResponse, ...errorResponses },
-        },
-      },
-      async (req, reply) => respond(req, reply, await svc.login(req.query)),
+    app.get('/login', { config: { public: true }, schema: schemas['/login'] }, async (req, reply) =>
+      respond(req, reply, await svc.login(req.query)),
     );
 
-    app.get(
-      '/callback',
-      {
-        config: { public: true },
-        schema: {
-          ...common,
-          summary: 'Receive the authorization code from the identity provider',
-          description:
-            "JSON `{message, code, state}` with `Accept: application/json`, else a 302 to the caller's redirect_uri.",
-          querystring: callbackQuery,
-          response: { 200: callbackResponse, 302: callbackResponse, ...errorResponses },
-        },
-      },
-      async (req, reply) => {
-        const step = await svc.callback(req.query);
-        const body = respond(req, reply, step);
-        if (step.error && reply.statusCode !== 302) throw step.error;
-        return body;
-      },
-    );
+    app.get('/callback', { config: { public: true }, schema: schemas['/callback'] }, async (req, reply) => {
+      const step = await svc.callback(req.query);
+      const body = respond(req, reply, step);
+      if (step.error && reply.statusCode !== 302) throw step.error;
+      return body;
+    });
 
-    app.post(
-      '/token',
-      {
-        config: { public: true },
-        schema: {
-          ...common,
-          summary: 'Exchange an authorization code or a refresh token for tokens',
-          description: 'Body as JSON or application/x-www-form-urlencoded.',
-          body: tokenBody,
-          response: { 200: tokenResponse, ...errorResponses, 502: errorResponses[500] },
-        },
-      },
-      async (req) => svc.token(req.body),
-    );
+    app.post('/token', { config: { public: true }, schema: schemas['/token'] }, async (req) => svc.token(req.body));
 
-    app.get(
-      '/logout',
-      {
-        config: { public: true },
-        schema: {
-          ...common,
-          summary: "Revoke the caller's session and refresh tokens; end the provider session",
-          description: 'Credentials (Bearer, X-Session-Token) are optional and name the session to revoke.',
-          querystring: logoutQuery,
-          response: { 200: logoutResponse, 302: logoutResponse, ...errorResponses },
-        },
-      },
-      async (req, reply) => respond(req, reply, await svc.logout(req.query, req.headers)),
+    app.get('/logout', { config: { public: true }, schema: schemas['/logout'] }, async (req, reply) =>
+      respond(req, reply, await svc.logout(req.query, req.headers)),
     );
   };
 }
 
-/** With OAuth disabled the paths still answer, in the envelope, saying how to enable it. */
+/**
+ * With OAuth disabled the paths still answer, in the envelope, saying how to enable it. They
+ * carry the configured routes' schemas for the API document, but validate nothing: whatever
+ * the request (form bodies included), the answer is that 404.
+ */
 export const oauthDisabledRoutes: FastifyPluginAsyncZod = async (app) => {
+  acceptForms(app);
   const handler = async () => {
     throw new AppError(404, 'OAuth login is not configured on this server (set OAUTH_ISSUER; see docs/oauth.md)');
   };
@@ -119,7 +116,8 @@ export const oauthDisabledRoutes: FastifyPluginAsyncZod = async (app) => {
       method: path === '/token' ? 'POST' : 'GET',
       url: path,
       config: { public: true },
-      schema: { hide: true },
+      schema: schemas[path],
+      validatorCompiler: () => (value) => ({ value }),
       handler,
     });
   }

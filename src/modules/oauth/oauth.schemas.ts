@@ -25,7 +25,7 @@ export const loginQuery = z.object({
 
 export const loginResponse = z
   .object({
-    message: z.string(),
+    message: z.string().describe('What to do next, in words'),
     redirect_url: z.string().describe('The identity provider address to continue the login'),
   })
   .describe('Login started');
@@ -36,21 +36,25 @@ export const callbackQuery = z
     state: z.string().min(1).max(1024).describe('The state Engram sent to the provider'),
     iss: z.string().max(2048).optional().describe('Issuer of the authorization response (RFC 9207)'),
     error: z.string().max(256).optional().describe('Set by the provider when the login failed'),
-    error_description: z.string().max(2048).optional(),
+    error_description: z.string().max(2048).optional().describe("The provider's explanation of error"),
   })
   .refine((q) => q.code || q.error, { path: ['code'], message: 'code is required' });
 
 export const callbackResponse = z
   .object({
-    message: z.string(),
-    code: z.string().describe('Authorization code to exchange at POST /token'),
+    message: z.string().describe('What happened, in words'),
+    code: z
+      .string()
+      .describe('Authorization code to exchange at POST /token (empty when the provider reported an error)'),
     state: z.string().describe("The caller's state from /login (empty when none was given)"),
   })
   .describe('Authorization code received');
 
 export const tokenBody = z
   .object({
-    grant_type: z.enum(['authorization_code', 'refresh_token']),
+    grant_type: z
+      .enum(['authorization_code', 'refresh_token'])
+      .describe('authorization_code: the code from /callback; refresh_token: a new token pair'),
     code: z.string().min(1).max(4096).optional().describe('Required for authorization_code'),
     redirect_uri: z
       .string()
@@ -73,12 +77,12 @@ export const tokenBody = z
 export const tokenResponse = z
   .object({
     access_token: z.string().describe('Engram access token (JWT, HS256) for Authorization: Bearer'),
-    token_type: z.literal('Bearer'),
+    token_type: z.literal('Bearer').describe('Bearer'),
     expires_in: z.number().int().describe('Seconds until the access token expires'),
     refresh_token: z.string().describe('Single-use; every refresh returns a new one'),
-    scope: z.string(),
+    scope: z.string().describe('Space-separated scopes the provider granted (else OAUTH_SCOPES)'),
     user_id: z.string().describe("The identity provider's subject"),
-    message: z.string(),
+    message: z.string().describe('What happened, in words'),
     session_token: z.string().optional().describe('X-Session-Token for this login (authorization_code only)'),
   })
   .describe('Tokens');
@@ -90,7 +94,7 @@ export const logoutQuery = z.object({
 
 export const logoutResponse = z
   .object({
-    message: z.string(),
+    message: z.string().describe('What happened, in words'),
     logout_url: z.string().describe("The identity provider's end-session URL (or returnTo when it has none)"),
   })
   .describe('Logged out');

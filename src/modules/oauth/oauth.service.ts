@@ -2,10 +2,9 @@ import * as oidc from 'openid-client';
 import type { Db } from '../../platform/db/index.ts';
 import type { Logger } from '../../platform/log.ts';
 import { AppError, badRequest } from '../../shared/errors.ts';
-import { hashSecret } from '../api-keys/api-keys.keys.ts';
-import { readCredentials, type BearerVerifier } from '../auth/auth.service.ts';
-import { findLiveSession } from '../auth/sessions.store.ts';
-import { authorizationCodeGrant, refreshTokenGrant, type TokenResult } from './oauth.grants.ts';
+import { hashSecret } from '../../shared/secrets.ts';
+import { readCredentials, type BearerVerifier, type SessionStore } from '../auth/index.ts';
+import { authorizationCodeGrant, refreshTokenGrant, type GrantDeps, type TokenResult } from './oauth.grants.ts';
 import type { IdentityProvider } from './oauth.provider.ts';
 import { clientTypeForRedirect, redirectUriAllowed, type ClientType, type OAuthSettings } from './oauth.settings.ts';
 import { deleteStaleLoginRequests, insertLoginRequest, recordCallback } from './oauth.store.ts';
@@ -57,20 +56,16 @@ function withParams(uri: string, params: Record<string, string | null | undefine
   return u.href;
 }
 
-export function createOAuthService(d: {
-  db: Db;
-  settings: OAuthSettings;
-  provider: IdentityProvider;
-  signer: TokenSigner;
-  log: Logger;
-}): OAuthService {
+export function createOAuthService(
+  d: GrantDeps & { log: Logger; sessions: Pick<SessionStore, 'insert' | 'findLive'> },
+): OAuthService {
   const { db, settings, provider, signer } = d;
 
   /** The login session the caller's credentials name, if any (a token past expiry still names it). */
   async function callerSession(headers: Headers): Promise<string | undefined> {
     const creds = readCredentials(headers);
     if (creds.bearer) return (await signer.verify(creds.bearer, { ignoreExpiry: true })).sessionId;
-    if (creds.sessionToken) return (await findLiveSession(db, hashSecret(creds.sessionToken)))?.id;
+    if (creds.sessionToken) return (await d.sessions.findLive(db, hashSecret(creds.sessionToken)))?.id;
     return undefined;
   }
 
@@ -131,11 +126,10 @@ export function createOAuthService(d: {
     },
 
     async token(b) {
-      const deps = { db, settings, provider, signer };
       if (b.grant_type === 'authorization_code') {
-        return authorizationCodeGrant(deps, { code: b.code!, redirect_uri: b.redirect_uri! });
+        return authorizationCodeGrant(d, { code: b.code!, redirect_uri: b.redirect_uri! });
       }
-      return refreshTokenGrant(deps, { refresh_token: b.refresh_token! });
+      return refreshTokenGrant(d, { refresh_token: b.refresh_token! });
     },
 
     async logout(q, headers) {

@@ -4,7 +4,7 @@ export const createOrganizationBody = z.object({
   name: z.string().trim().min(1).max(200).describe('Organization name'),
 });
 
-export const organizationSummary = z.object({
+const organizationSummary = z.object({
   organization_id: z.string(),
   name: z.string(),
   namespaces: z.number().int(),

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../../platform/db/index.ts';
 import { notFound, unauthorized } from '../../shared/errors.ts';
 import { iso } from '../../shared/time.ts';
-import { revokeApiKeyById } from '../api-keys/api-keys.store.ts';
+import { apiKeyStore } from '../api-keys/index.ts';
 import { listOrganizations } from './organizations.store.ts';
 import { createOrganization } from './organizations.service.ts';
 
@@ -10,22 +10,12 @@ type Headers = Record<string, string | string[] | undefined>;
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
 /**
- * The operator API (`/admin/...`): outside tenancy, guarded by ADMIN_API_KEY alone (sent as
- * `X-Admin-Key` or `Authorization: Bearer`). Tenant credentials never open it. Same commands
- * as `npm run admin`.
+ * The operator commands, outside tenancy: create and list organizations, revoke any key. The
+ * admin API (`/admin/...`) serves them behind the operator credential, and `npm run admin`
+ * (admin.ts) prints them straight from the database.
  */
-export function createAdminService(db: Db, adminKey: string) {
-  const expected = digest(adminKey);
+export function createAdminCommands(db: Db) {
   return {
-    /** Throws 401 unless the headers carry the operator credential (constant-time compare). */
-    authenticate(headers: Headers): void {
-      const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.trim();
-      const bearer = /^Bearer\s+(\S+)$/i.exec(first(headers.authorization) ?? '')?.[1];
-      const given = first(headers['x-admin-key']) || bearer;
-      if (!given || !timingSafeEqual(digest(given), expected))
-        throw unauthorized('The admin API needs the operator credential (X-Admin-Key)');
-    },
-
     async createOrganization(name: string) {
       const org = await db.transaction((tx) => createOrganization(tx, name));
       return {
@@ -52,11 +42,31 @@ export function createAdminService(db: Db, adminKey: string) {
       }));
     },
 
+    /** Throws 404 unless an active key has this id. */
     async revokeKey(keyId: string) {
-      const revoked = await revokeApiKeyById(db, keyId);
+      const revoked = await apiKeyStore.revokeById(db, keyId);
       if (!revoked) throw notFound(`Active API key ${keyId}`);
       return { key_id: keyId, organization_id: revoked.organization_id, namespace_id: revoked.namespace_id };
     },
+  };
+}
+
+/**
+ * The operator API (`/admin/...`): the admin commands, guarded by ADMIN_API_KEY alone (sent as
+ * `X-Admin-Key` or `Authorization: Bearer`). Tenant credentials never open it.
+ */
+export function createAdminService(db: Db, adminKey: string) {
+  const expected = digest(adminKey);
+  return {
+    /** Throws 401 unless the headers carry the operator credential (constant-time compare). */
+    authenticate(headers: Headers): void {
+      const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.trim();
+      const bearer = /^Bearer\s+(\S+)$/i.exec(first(headers.authorization) ?? '')?.[1];
+      const given = first(headers['x-admin-key']) || bearer;
+      if (!given || !timingSafeEqual(digest(given), expected))
+        throw unauthorized('The admin API needs the operator credential (X-Admin-Key)');
+    },
+    ...createAdminCommands(db),
   };
 }
 

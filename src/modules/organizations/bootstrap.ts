@@ -2,14 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../../platform/db/index.ts';
 import type { Logger } from '../../platform/log.ts';
-import { hashSecret } from '../api-keys/api-keys.keys.ts';
-import { keyHashExists } from '../api-keys/api-keys.store.ts';
-import { insertUser } from '../users/users.store.ts';
-import { firstOrganization } from './organizations.store.ts';
+import { hashSecret } from '../../shared/secrets.ts';
+import { apiKeyStore } from '../api-keys/index.ts';
+import { userDirectory } from '../users/index.ts';
+import { firstOrganization, lockBootstrap } from './organizations.store.ts';
 import { addOrganizationKey, createOrganization } from './organizations.service.ts';
 
-/** Serialises bootstrap across processes starting together on one PostgreSQL. */
-const BOOTSTRAP_LOCK = 72_420_002;
 export const BOOTSTRAP_KEY_FILE = 'bootstrap-api-key';
 
 export interface BootstrapResult {
@@ -29,14 +27,14 @@ export async function bootstrap(
   opts: { bootstrapKey?: string; dataDir: string; log: Logger },
 ): Promise<BootstrapResult> {
   const result = await db.transaction(async (tx): Promise<BootstrapResult> => {
-    await tx.query('SELECT pg_advisory_xact_lock($1)', [BOOTSTRAP_LOCK]);
+    await lockBootstrap(tx);
     const org = await firstOrganization(tx);
     if (!org) {
       const created = await createOrganization(tx, 'default', { key: opts.bootstrapKey });
       return { organizationId: created.organizationId, generatedKey: opts.bootstrapKey ? undefined : created.key };
     }
-    if (opts.bootstrapKey && !(await keyHashExists(tx, hashSecret(opts.bootstrapKey)))) {
-      const owner = await insertUser(tx, {
+    if (opts.bootstrapKey && !(await apiKeyStore.hashExists(tx, hashSecret(opts.bootstrapKey)))) {
+      const owner = await userDirectory.insert(tx, {
         organizationId: org.id,
         externalId: null,
         type: 'developerUser',

@@ -1,9 +1,9 @@
 import type { Queryable } from '../../platform/db/index.ts';
 import { newId } from '../../shared/ids.ts';
 import { ALL_PERMISSIONS, type Permission } from '../../shared/actor.ts';
-import { generateApiKey, hashSecret, keyPrefix } from '../api-keys/api-keys.keys.ts';
-import { insertApiKey, type ApiKeyRow } from '../api-keys/api-keys.store.ts';
-import { insertUser } from '../users/users.store.ts';
+import { hashSecret } from '../../shared/secrets.ts';
+import { apiKeyStore, generateApiKey, keyPrefix, type ApiKeyRow } from '../api-keys/index.ts';
+import { userDirectory } from '../users/index.ts';
 import { insertNamespace, insertOrganization } from './organizations.store.ts';
 
 export interface CreatedOrganization {
@@ -27,7 +27,7 @@ export async function createOrganization(
   const org = await insertOrganization(tx, newId(), name);
   const defaultNamespaceId = newId();
   await insertNamespace(tx, defaultNamespaceId, org.id, 'default');
-  const owner = await insertUser(tx, {
+  const owner = await userDirectory.insert(tx, {
     organizationId: org.id,
     externalId: null,
     type: 'developerUser',
@@ -47,7 +47,7 @@ export function addOrganizationKey(
   name: string,
   permissions: Permission[] = [...ALL_PERMISSIONS],
 ): Promise<ApiKeyRow> {
-  return insertApiKey(tx, {
+  return apiKeyStore.insert(tx, {
     id: newId(),
     organizationId,
     namespaceId: null,

@@ -14,6 +14,14 @@ export async function insertOrganization(db: Queryable, id: string, name: string
   return rows[0];
 }
 
+/** Serialises bootstrap across processes starting together on one PostgreSQL. */
+const BOOTSTRAP_LOCK = 72_420_002;
+
+/** Hold the bootstrap lock until the end of the caller's transaction. */
+export async function lockBootstrap(tx: Queryable): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock($1)', [BOOTSTRAP_LOCK]);
+}
+
 /** The first organization created (the bootstrap one), if any. */
 export async function firstOrganization(db: Queryable): Promise<OrganizationRow | undefined> {
   const rows = await db.query<OrganizationRow>(

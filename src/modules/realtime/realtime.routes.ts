@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { batchStatusParams, memoryStatusParams } from '../memories/status.schemas.ts';
+import { batchStatusParams, memoryStatusParams } from '../memories/index.ts';
 import type { Realtime } from './realtime.service.ts';
 
 /**

@@ -3,8 +3,8 @@ import type { Logger } from '../../platform/log.ts';
 import { EVENTS_CHANNEL, type EventNotice } from '../../platform/events/index.ts';
 import type { Actor } from '../../shared/actor.ts';
 import { AppError } from '../../shared/errors.ts';
-import { readCredentials } from '../auth/auth.service.ts';
-import type { MemoryStatusService } from '../memories/status.service.ts';
+import { readCredentials } from '../auth/index.ts';
+import type { MemoryStatusService } from '../memories/index.ts';
 
 /** The slice of a `ws` WebSocket the hub uses (tests and the route pass the real one). */
 export interface StatusSocket {

@@ -4,12 +4,12 @@ import type { WebSocket } from 'ws';
 import { startApp, testConfig, testStores, type TestApp } from '../../../test/harness.ts';
 import { makeKey, makeNamespace, makeOrg, makeRevokedKey } from '../../../test/factories.ts';
 import { addMemory, post } from '../../../test/memory-helpers.ts';
+import { waitFor } from '../../../test/wait.ts';
 import { buildWorker } from '../../app.ts';
 import { createLogger } from '../../platform/log.ts';
 import type { Worker } from '../../platform/jobs/index.ts';
 
 const log = createLogger('silent');
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** A status stream as a client sees it: every message, and how the server closed it. */
 interface Stream {
@@ -48,13 +48,6 @@ for (const store of testStores) {
     const stopWorker = async () => {
       await worker?.stop();
       worker = null;
-    };
-    const waitFor = async (fn: () => boolean, ms = 10_000) => {
-      const deadline = Date.now() + ms;
-      while (!fn()) {
-        if (Date.now() > deadline) throw new Error('timed out');
-        await sleep(20);
-      }
     };
 
     before(async () => {

@@ -3,7 +3,7 @@ import { requirePermission, type Actor } from '../../shared/actor.ts';
 import { AppError, forbidden, notFound } from '../../shared/errors.ts';
 import { newId } from '../../shared/ids.ts';
 import { iso } from '../../shared/time.ts';
-import { resolveWriteNamespace } from '../memories/ownership.ts';
+import type { NamespaceAccess } from '../namespaces/index.ts';
 import type {
   CreateSchemaBody,
   ListSchemasQuery,
@@ -103,7 +103,13 @@ function checkOrganization(actor: Actor, body: UpdateSchemaBody): void {
  * `organization`/`workspace` schemas have no namespace and need an organization key;
  * `namespace` needs a namespace; `personal` needs a user (the creator).
  */
-async function placement(db: Queryable, actor: Actor, body: UpdateSchemaBody, current?: SchemaRow) {
+async function placement(
+  db: Queryable,
+  ns: Pick<NamespaceAccess, 'resolveWriteNamespace'>,
+  actor: Actor,
+  body: UpdateSchemaBody,
+  current?: SchemaRow,
+) {
   const named = body.namespace_id ?? pointerId(body.namespace);
   if (body.namespace_id && body.namespace !== undefined && pointerId(body.namespace) !== body.namespace_id) {
     throw fieldError('namespace', 'names a different namespace than namespace_id');
@@ -122,7 +128,7 @@ async function placement(db: Queryable, actor: Actor, body: UpdateSchemaBody, cu
   let namespaceId: string | null = null;
   if (!orgWide)
     namespaceId =
-      named !== undefined || !current ? await resolveWriteNamespace(db, actor, named) : current.namespace_id;
+      named !== undefined || !current ? await ns.resolveWriteNamespace(db, actor, named) : current.namespace_id;
   if (scope === 'namespace' && !namespaceId) throw fieldError('namespace_id', 'scope "namespace" needs a namespace_id');
   const userId = current?.user_id ?? (actor.userId || null);
   if (scope === 'personal' && !userId)
@@ -136,6 +142,7 @@ async function placement(db: Queryable, actor: Actor, body: UpdateSchemaBody, cu
 /** The stored fields after applying `body` to `current` (or to the defaults on create). */
 async function fieldsOf(
   db: Queryable,
+  ns: Pick<NamespaceAccess, 'resolveWriteNamespace'>,
   actor: Actor,
   body: UpdateSchemaBody,
   current?: SchemaRow,
@@ -144,7 +151,7 @@ async function fieldsOf(
   const nodeTypes = body.node_types ?? current?.node_types ?? {};
   const relationshipTypes = body.relationship_types ?? current?.relationship_types ?? {};
   checkDefinition({ node_types: nodeTypes, relationship_types: relationshipTypes });
-  const place = await placement(db, actor, body, current);
+  const place = await placement(db, ns, actor, body, current);
   const definitionChanged =
     body.node_types !== undefined || body.relationship_types !== undefined || body.memory_policy !== undefined;
   return {
@@ -166,7 +173,7 @@ async function fieldsOf(
 }
 
 /** User graph schemas of an organization (client `schemas.*`). */
-export function createSchemasService(db: Db) {
+export function createSchemasService(db: Db, namespaces: Pick<NamespaceAccess, 'resolveWriteNamespace'>) {
   /** A live schema the actor may change: visible, and in its own namespace for a namespace key. */
   async function writable(q: Queryable, actor: Actor, id: string, lock = false): Promise<SchemaRow> {
     const row = await getSchemaRow(q, readerOf(actor), id, lock);
@@ -182,7 +189,9 @@ export function createSchemasService(db: Db) {
   return {
     async create(actor: Actor, body: CreateSchemaBody): Promise<UserGraphSchema> {
       requirePermission(actor, 'write');
-      return toSchemaItem(await insertSchemaRow(db, newId(), actor.organizationId, await fieldsOf(db, actor, body)));
+      return toSchemaItem(
+        await insertSchemaRow(db, newId(), actor.organizationId, await fieldsOf(db, namespaces, actor, body)),
+      );
     },
 
     async list(actor: Actor, q: ListSchemasQuery): Promise<{ items: UserGraphSchema[]; total: number }> {
@@ -209,7 +218,12 @@ export function createSchemasService(db: Db) {
       requirePermission(actor, 'write');
       return db.transaction(async (tx) => {
         const current = await writable(tx, actor, id, true);
-        const row = await updateSchemaRow(tx, actor.organizationId, id, await fieldsOf(tx, actor, body, current));
+        const row = await updateSchemaRow(
+          tx,
+          actor.organizationId,
+          id,
+          await fieldsOf(tx, namespaces, actor, body, current),
+        );
         return toSchemaItem(row!);
       });
     },

@@ -1,10 +1,9 @@
 import type { Queryable } from '../../platform/db/index.ts';
 import type { Extractor } from '../../platform/models/extractor.ts';
-import { canonicalKey, graphLinks, matchNodes, nodesOfMemories, type NodeRow } from '../graph/graph.store.ts';
-import { overrideMatches } from '../graph/override.store.ts';
+import type { GraphReader, NodeRow } from '../graph/index.ts';
 import type { SearchOverride } from './search.schemas.ts';
 import type { Ranked } from './fusion.ts';
-import { STOP_WORDS } from './analyzer.ts';
+import { STOP_WORDS } from '../../platform/text-analyzer.ts';
 import { visibleMemories, type SearchScope } from './search.store.ts';
 
 /**
@@ -24,6 +23,7 @@ const MAX_NODES = 80;
  * (hubs beyond MAX_DEGREE not at all). Only memories the search scope can read survive (SQL).
  */
 export async function graphSignal(
+  graph: GraphReader,
   db: Queryable,
   extractor: Extractor,
   scope: SearchScope,
@@ -34,14 +34,14 @@ export async function graphSignal(
   const keys = [
     ...new Set(
       [...extraction.nodes.flatMap((n) => [n.name, ...n.mentions]), ...phrases(query)]
-        .map(canonicalKey)
+        .map(graph.canonicalKey)
         .filter((k) => k.length > 1),
     ),
   ];
   const namespaceKey = scope.namespaceId ?? null;
-  const matched = await matchNodes(db, scope.organizationId, namespaceKey, keys);
+  const matched = await graph.matchNodes(db, scope.organizationId, namespaceKey, keys);
   if (!matched.length) return new Map();
-  const links = await graphLinks(
+  const links = await graph.graphLinks(
     db,
     matched.map((n) => n.id),
     { perSeed: PER_SEED, nodes: MAX_NODES, maxDegree: MAX_DEGREE },
@@ -86,6 +86,7 @@ export function phrases(query: string): string[] {
  * signal when asked for, else nothing.
  */
 export async function graphContribution(
+  graph: GraphReader,
   db: Queryable,
   extractor: Extractor | undefined,
   scope: SearchScope,
@@ -94,25 +95,26 @@ export async function graphContribution(
   weight: number,
 ): Promise<{ scores: Ranked; weight: number; nodes: ReturnType<typeof nodeView>[] | null }> {
   if (body.search_override) {
-    const o = await overrideSignal(db, scope, body.search_override, limit);
+    const o = await overrideSignal(graph, db, scope, body.search_override, limit);
     return { scores: o.scores, weight: 1, nodes: o.nodes };
   }
   const scores =
     body.enable_agentic_graph && extractor && weight > 0
-      ? await graphSignal(db, extractor, scope, body.query, limit)
+      ? await graphSignal(graph, db, extractor, scope, body.query, limit)
       : new Map<string, number>();
   return { scores, weight, nodes: null };
 }
 
 /** `data.nodes` of a search: the nodes linked to the returned memories, most linked first. */
 export async function resultNodes(
+  graph: GraphReader,
   db: Queryable,
   organizationId: string,
   memoryIds: string[],
   maxNodes: number,
   schemaId?: string,
 ) {
-  const rows = await nodesOfMemories(db, organizationId, memoryIds, maxNodes, schemaId);
+  const rows = await graph.nodesOfMemories(db, organizationId, memoryIds, maxNodes, schemaId);
   return rows.map((n) => nodeView(n));
 }
 
@@ -130,8 +132,14 @@ export function nodeView(n: NodeRow, only?: string[]) {
  * memories that produced matching relationships score by how many matches they produced (only
  * those the scope can read); the matched end nodes become `data.nodes`.
  */
-export async function overrideSignal(db: Queryable, scope: SearchScope, o: SearchOverride, limit: number) {
-  const rows = await overrideMatches(db, {
+export async function overrideSignal(
+  graph: GraphReader,
+  db: Queryable,
+  scope: SearchScope,
+  o: SearchOverride,
+  limit: number,
+) {
+  const rows = await graph.overrideMatches(db, {
     organizationId: scope.organizationId,
     namespaceKey: scope.namespaceId ?? null,
     sourceLabel: o.pattern.source_label,

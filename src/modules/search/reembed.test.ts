@@ -2,7 +2,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, testConfig, testStores, type TestApp } from '../../../test/harness.ts';
 import { addMemory, searchContents } from '../../../test/memory-helpers.ts';
-import { embeddersFromConfig } from './embedders.ts';
+import { embeddersFromConfig } from '../../platform/models/index.ts';
 import { countStaleVectors, reembedStale } from './reembed.ts';
 
 for (const store of testStores) {

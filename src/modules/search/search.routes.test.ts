@@ -6,7 +6,7 @@ import { assertEnvelope } from '../../../test/auth-kit.ts';
 import { makeKey, makeNamespace } from '../../../test/factories.ts';
 import { addMemory, post, searchContents } from '../../../test/memory-helpers.ts';
 import { bm25 } from './search.store.ts';
-import { queryTerms } from './analyzer.ts';
+import { queryTerms } from '../../platform/text-analyzer.ts';
 
 for (const store of testStores) {
   describe(`search [${store.name}]`, () => {

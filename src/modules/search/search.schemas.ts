@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { aclConfig, memoryMetadata } from '../memories/memories.schemas.ts';
-import { memoryObject } from '../memories/memory-object.ts';
+import { aclConfig, memoryMetadata, searchResponse } from '../memories/index.ts';
 
 const PROVIDERS = [
   'none',
@@ -15,42 +14,71 @@ const PROVIDERS = [
 ] as const;
 
 export const rerankingConfig = z.looseObject({
-  reranking_enabled: z.boolean().optional(),
-  reranking_provider: z.enum(PROVIDERS).optional(),
-  reranking_model: z.string().max(200).optional(),
-  domain_id: z.string().max(200).optional(),
-  signal_thresholds: z.record(z.string(), z.number()).optional(),
+  reranking_enabled: z
+    .boolean()
+    .optional()
+    .describe('false: the fused order (provider none); true without a provider asks for ranker_a'),
+  reranking_provider: z
+    .enum(PROVIDERS)
+    .optional()
+    .describe(
+      'none keeps the fused order; the others are not available in this deployment (422). cohere, openai, papr_enhanced and papr_max are client aliases of ranker_a, ranker_b, svc_enhanced and svc_max',
+    ),
+  reranking_model: z.string().max(200).optional().describe('Reranker model; unused (no reranker is available)'),
+  domain_id: z.string().max(200).optional().describe('Reranking domain; unused (no reranker is available)'),
+  signal_thresholds: z
+    .record(z.string(), z.number())
+    .optional()
+    .describe('Reranking signal thresholds; unused (no reranker is available)'),
 });
 
 export const omoFilter = z.object({
-  min_consent: z.string().optional(),
-  max_risk: z.string().optional(),
-  exclude_consent: z.array(z.string()).optional(),
-  exclude_risk: z.array(z.string()).optional(),
-  require_consent: z.boolean().optional(),
-  exclude_flagged: z.boolean().optional(),
+  min_consent: z
+    .string()
+    .optional()
+    .describe(
+      'Lowest consent returned, in the order none < implicit < terms < explicit (memories default to implicit)',
+    ),
+  max_risk: z
+    .string()
+    .optional()
+    .describe('Highest risk returned, in the order none < sensitive < flagged (memories default to none)'),
+  exclude_consent: z.array(z.string()).optional().describe('Consent values left out'),
+  exclude_risk: z.array(z.string()).optional().describe('Risk values left out'),
+  require_consent: z.boolean().optional().describe('true: memories with consent none are left out'),
+  exclude_flagged: z.boolean().optional().describe('true: memories with risk flagged are left out'),
 });
 
 const label = z.string().min(1).max(100);
 /** A structured graph query run instead of the generated one (client `search_override`). */
 export const searchOverride = z.object({
-  pattern: z.object({
-    source_label: label,
-    relationship_type: label,
-    target_label: label,
-    direction: z.enum(['->', '<-', '-']).default('->').describe('-> source to target, <- target to source, - either'),
-  }),
+  pattern: z
+    .object({
+      source_label: label.describe('Node type at the source end'),
+      relationship_type: label.describe('Relationship type'),
+      target_label: label.describe('Node type at the target end'),
+      direction: z
+        .enum(['->', '<-', '-'])
+        .default('->')
+        .describe('-> source to target (default), <- target to source, - either'),
+    })
+    .describe('The relationship to match: source node type, relationship type, target node type'),
   filters: z
     .array(
       z.object({
-        node_type: label,
-        property_name: z.string().min(1).max(100),
-        operator: z.enum(['CONTAINS', 'EQUALS', 'STARTS_WITH', 'IN']),
-        value: z.union([z.string().max(1000), z.array(z.string().max(1000)).max(100), z.number(), z.boolean()]),
+        node_type: label.describe('The end of the pattern the condition applies to, by its node type'),
+        property_name: z.string().min(1).max(100).describe("Property compared; name is the node's name"),
+        operator: z
+          .enum(['CONTAINS', 'EQUALS', 'STARTS_WITH', 'IN'])
+          .describe('Comparison, case-insensitive; IN: equal to one of the values'),
+        value: z
+          .union([z.string().max(1000), z.array(z.string().max(1000)).max(100), z.number(), z.boolean()])
+          .describe('Value compared (a list with IN)'),
       }),
     )
     .max(20)
-    .optional(),
+    .optional()
+    .describe('Conditions on the matched nodes (at most 20); every one must hold'),
   return_properties: z
     .array(z.string().min(1).max(100))
     .max(50)
@@ -60,50 +88,88 @@ export const searchOverride = z.object({
 export type SearchOverride = z.infer<typeof searchOverride>;
 
 export const searchBody = z.object({
-  query: z.string().trim().min(1, 'query must not be empty').max(10000),
-  enable_agentic_graph: z.boolean().optional(),
-  external_user_id: z.string().max(512).optional(),
-  user_id: z.string().max(512).optional().describe('Deprecated: use external_user_id'),
-  organization_id: z.string().max(512).optional(),
-  namespace_id: z.string().max(512).optional(),
-  schema_id: z.string().max(512).optional(),
+  query: z
+    .string()
+    .trim()
+    .min(1, 'query must not be empty')
+    .max(10000)
+    .describe('What to search for, in natural language (at most 10000 characters)'),
+  enable_agentic_graph: z
+    .boolean()
+    .optional()
+    .describe(
+      "true: add the knowledge-graph signal (the query's entities matched to graph nodes, one relationship expanded). Default false",
+    ),
+  external_user_id: z
+    .string()
+    .max(512)
+    .optional()
+    .describe(
+      "Whose memories to search: your application's user id; memories others shared with that user are included. Default: the caller's own user",
+    ),
+  user_id: z
+    .string()
+    .max(512)
+    .optional()
+    .describe('Deprecated: internal user id; use external_user_id. Wins over external_user_id'),
+  organization_id: z
+    .string()
+    .max(512)
+    .optional()
+    .describe('Deprecated: the organization is the credential’s; naming another one is a 403'),
+  namespace_id: z
+    .string()
+    .max(512)
+    .optional()
+    .describe(
+      'Only memories in this namespace. A namespace key always searches its own namespace; naming another is a 403',
+    ),
+  schema_id: z.string().max(512).optional().describe('Only graph nodes of this user graph schema in data.nodes'),
   metadata: memoryMetadata
     .optional()
     .describe('Filter: every given key must match (custom keys and customMetadata too)'),
-  search_acl: aclConfig.optional(),
-  search_override: searchOverride.optional(),
-  omo_filter: omoFilter.optional(),
-  reranking_config: rerankingConfig.optional(),
-  rank_results: z.boolean().optional().describe('Deprecated: use reranking_config'),
-  holographic_config: z.unknown().optional(),
+  search_acl: aclConfig
+    .optional()
+    .describe('Only memories whose read list holds every entry of read (write is not used)'),
+  search_override: searchOverride
+    .optional()
+    .describe(
+      'A structured graph query run instead of the generated one: the memories behind its matches weigh as much as all other signals together, and the matched nodes are data.nodes',
+    ),
+  omo_filter: omoFilter.optional().describe('Consent and risk filter: memories outside it are left out'),
+  reranking_config: rerankingConfig
+    .optional()
+    .describe('Reranking of the results; only provider none (the fused order) is available'),
+  rank_results: z
+    .boolean()
+    .optional()
+    .describe('Deprecated: use reranking_config. true asks for a reranker (422: none is available)'),
+  holographic_config: z.unknown().optional().describe('Deprecated; accepted and ignored'),
   policy: z.unknown().optional(),
   limit: z.number().int().min(1).max(200).optional().describe('Maximum memories (up to 200); same as max_memories'),
 });
 export type SearchBody = z.infer<typeof searchBody>;
 
 export const searchQuery = z.object({
-  max_memories: z.coerce.number().int().min(1).max(200).default(20),
-  max_nodes: z.coerce.number().int().min(0).max(200).default(15),
-  response_format: z.enum(['json', 'toon']).default('json'),
+  max_memories: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(200)
+    .default(20)
+    .describe('Most memories returned (1-200, default 20); limit in the body takes precedence'),
+  max_nodes: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(200)
+    .default(15)
+    .describe('Most graph nodes returned (0-200, default 15)'),
+  response_format: z
+    .enum(['json', 'toon'])
+    .default('json')
+    .describe('json (default), or toon: the same response as TOON text (text/plain), compact for model prompts'),
 });
 
-export const graphNode = z.object({
-  label: z.string(),
-  properties: z.record(z.string(), z.unknown()),
-  schema_id: z.string().nullable().optional(),
-});
-
-export const searchResponse = z.object({
-  code: z.number().int(),
-  status: z.string(),
-  data: z
-    .object({
-      memories: z.array(memoryObject),
-      nodes: z.array(graphNode),
-      schemas_used: z.array(z.string()).optional(),
-    })
-    .nullable(),
-  error: z.string().nullable().optional(),
-  details: z.unknown().optional(),
-  search_id: z.string().optional(),
-});
+/** The search envelope: defined beside the memory object, since GET /v1/memory/{id} answers in it too. */
+export { searchResponse };

@@ -3,13 +3,16 @@ import type { Embedder } from '../../platform/models/embedder.ts';
 import { requirePermission, type Actor } from '../../shared/actor.ts';
 import { AppError, unprocessable } from '../../shared/errors.ts';
 import { newId } from '../../shared/ids.ts';
-import { canonicalCategory } from '../memories/compat.ts';
-import { normaliseAclEntry } from '../memories/ownership.ts';
-import type { Embedders } from '../memories/indexing.ts';
-import { toMemoryObject, type MemoryObject } from '../memories/memory-object.ts';
-import { getMemories } from '../memories/memories.store.ts';
-import { findUserByExternalId, getUser } from '../users/users.store.ts';
-import { queryTerms } from './analyzer.ts';
+import type { GraphReader } from '../graph/index.ts';
+import {
+  canonicalCategory,
+  normaliseAclEntry,
+  toMemoryObject,
+  type MemoryObject,
+  type MemoryReader,
+} from '../memories/index.ts';
+import type { UserDirectory } from '../users/index.ts';
+import { queryTerms } from '../../platform/text-analyzer.ts';
 import { fuse, type FusionWeights } from './fusion.ts';
 import type { SearchBody } from './search.schemas.ts';
 import {
@@ -40,6 +43,9 @@ export interface SearchDeps {
   /** Recognises entities in queries for `enable_agentic_graph`. */
   extractor?: Extractor;
   log?: Logger;
+  memories: MemoryReader;
+  users: Pick<UserDirectory, 'get' | 'findByExternalId'>;
+  graph: GraphReader;
 }
 
 export interface SearchResult {
@@ -109,9 +115,10 @@ export function createSearchService(deps: SearchDeps) {
     }
     // user_id (deprecated, internal) wins over external_user_id; with neither, the caller.
     let user: { id: string; external_id: string | null } | undefined;
-    if (body.user_id) user = await getUser(db, actor.organizationId, body.user_id);
-    else if (body.external_user_id) user = await findUserByExternalId(db, actor.organizationId, body.external_user_id);
-    else if (actor.userId) user = await getUser(db, actor.organizationId, actor.userId);
+    if (body.user_id) user = await deps.users.get(db, actor.organizationId, body.user_id);
+    else if (body.external_user_id)
+      user = await deps.users.findByExternalId(db, actor.organizationId, body.external_user_id);
+    else if (actor.userId) user = await deps.users.get(db, actor.organizationId, actor.userId);
     const externalId = user?.external_id ?? (body.user_id ? undefined : body.external_user_id);
     if (!user && !externalId) return null; // an unknown user has no memories
     const namespaceId = actor.namespaceId ?? body.namespace_id ?? null;
@@ -192,7 +199,7 @@ export function createSearchService(deps: SearchDeps) {
         ]);
         // After the others, not beside them: PGlite runs one statement at a time anyway, and the
         // graph signal is the optional, slower one.
-        const graph = await graphContribution(db, deps.extractor, scope, body, n, deps.weights.graph ?? 0);
+        const graph = await graphContribution(deps.graph, db, deps.extractor, scope, body, n, deps.weights.graph ?? 0);
         overrideNodes = graph.nodes;
         const fused = fuse([
           { scores: lexical, weight: deps.weights.bm25 },
@@ -212,9 +219,9 @@ export function createSearchService(deps: SearchDeps) {
         // The nodes of the results beside their rows (one round trip less on PostgreSQL): every
         // id here came from scoped queries, so the rows come back unless deleted meanwhile.
         const [rows, nodesOfTop] = await Promise.all([
-          getMemories(db, scope, topIds),
+          deps.memories.getMany(db, scope, topIds),
           !overrideNodes && topIds.length && maxNodes > 0
-            ? resultNodes(db, actor.organizationId, topIds, maxNodes, body.schema_id)
+            ? resultNodes(deps.graph, db, actor.organizationId, topIds, maxNodes, body.schema_id)
             : [],
         ]);
         topNodes = nodesOfTop;
@@ -252,4 +259,3 @@ export function createSearchService(deps: SearchDeps) {
 }
 
 export type SearchService = ReturnType<typeof createSearchService>;
-export type { Embedders };

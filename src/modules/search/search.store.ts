@@ -1,6 +1,6 @@
 import type { Queryable } from '../../platform/db/index.ts';
 import type { Ranked } from './fusion.ts';
-import { safetySql, type SafetyFilter } from '../memories/safety.ts';
+import { safetySql, type SafetyFilter } from '../memories/index.ts';
 
 /** Where a search looks. Every field is a SQL predicate, never a post-filter. */
 export interface SearchScope {

@@ -1,9 +1,8 @@
-import type { Db } from '../../platform/db/index.ts';
+import type { Db, Queryable } from '../../platform/db/index.ts';
 import { requirePermission, type Actor } from '../../shared/actor.ts';
 import { AppError, badRequest, notFound, unprocessable } from '../../shared/errors.ts';
 import { iso } from '../../shared/time.ts';
-import { deleteUserMemories } from '../memories/memories.store.ts';
-import { resolveWriteNamespace } from '../memories/ownership.ts';
+import type { NamespaceAccess } from '../namespaces/index.ts';
 import type { CreateUserBody, UpdateUserBody, UserResponse } from './users.schemas.ts';
 import {
   deleteUserRow,
@@ -53,11 +52,29 @@ export interface UserDeleteTarget {
 }
 
 /**
+ * What the modules holding a user's data remove when the user is deleted (in the deleting
+ * transaction): the memories of the user, in one namespace or everywhere; returns how many.
+ */
+export interface UserContent {
+  deleteUserContent(
+    tx: Queryable,
+    scope: { organizationId: string; namespaceId: string | null },
+    userId: string,
+    namespaceId: string | null,
+  ): Promise<number>;
+}
+
+/**
  * End users of an organization (client `user.*`, spec DELETE /v1/user). Users are
  * organization-wide identities, so namespace keys may read, create and update them, but a
  * namespace key's delete is confined to its namespace: memories there, never the user row.
  */
-export function createUsersService(db: Db) {
+export function createUsersService(deps: {
+  db: Db;
+  namespaces: Pick<NamespaceAccess, 'resolveWriteNamespace'>;
+  content: UserContent;
+}) {
+  const { db } = deps;
   async function find(actor: Actor, t: UserDeleteTarget): Promise<UserRow> {
     const byId = t.userId ? await getUser(db, actor.organizationId, t.userId) : undefined;
     if (t.userId && t.externalId && byId && byId.external_id !== t.externalId) {
@@ -146,12 +163,12 @@ export function createUsersService(db: Db) {
     async delete(actor: Actor, target: UserDeleteTarget) {
       requirePermission(actor, 'delete');
       const user = await find(actor, target);
-      const namespaceId = await resolveWriteNamespace(db, actor, target.namespaceId);
+      const namespaceId = await deps.namespaces.resolveWriteNamespace(db, actor, target.namespaceId);
       const scope = { organizationId: actor.organizationId, namespaceId: actor.namespaceId };
       return db.transaction(async (tx) => {
-        const gone = await deleteUserMemories(tx, scope, user.id, namespaceId);
+        const memoriesDeleted = await deps.content.deleteUserContent(tx, scope, user.id, namespaceId);
         const userDeleted = namespaceId ? false : await deleteUserRow(tx, actor.organizationId, user.id);
-        return { userId: user.id, memoriesDeleted: gone.length, userDeleted };
+        return { userId: user.id, memoriesDeleted, userDeleted };
       });
     },
   };

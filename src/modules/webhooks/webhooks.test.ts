@@ -4,20 +4,15 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { startApp, testConfig, testStores, type TestApp } from '../../../test/harness.ts';
 import { post } from '../../../test/memory-helpers.ts';
 import { startReceiver, type Received } from '../../../test/webhook-receiver.ts';
+import { sleep, waitFor } from '../../../test/wait.ts';
 import { buildWorker } from '../../app.ts';
 import { createLogger } from '../../platform/log.ts';
 import type { Worker } from '../../platform/jobs/index.ts';
 import { isPrivateAddress } from './url-guard.ts';
 
 const log = createLogger('silent');
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-const until = async (fn: () => Promise<boolean> | boolean, ms = 15_000) => {
-  const deadline = Date.now() + ms;
-  while (!(await fn())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await sleep(25);
-  }
-};
+/** Deliveries go through retries with back-off: wait longer than the default. */
+const WAIT = { timeoutMs: 15_000 };
 
 /** What a receiver does to verify a delivery (docs/webhooks.md), written independently of the signer. */
 function verify(r: Received, secret: string, toleranceSeconds = 300): boolean {
@@ -87,7 +82,7 @@ for (const store of testStores) {
       );
       assert.equal(res.statusCode, 200, res.body);
       const id = res.json().data[0].memoryId;
-      await until(() => receiver.at('/one').length === 1);
+      await waitFor(() => receiver.at('/one').length === 1, WAIT);
       const [r] = receiver.at('/one');
       assert.equal(r.headers['x-webhook-secret'], 's3cret');
       assert.equal(r.headers['x-engram-event'], 'memory.completed');
@@ -122,7 +117,7 @@ for (const store of testStores) {
         { event: 'memory.completed', memory_id: id, status: 'completed', attempt: 1, error: null, org: t.orgId },
       );
       assert.ok(r.body.event_id && r.body.delivery_id && r.body.finished_at && r.body.created_at);
-      await until(async () => (await deliveries('memory_id = $1', [id]))[0].status === 'delivered');
+      await waitFor(async () => (await deliveries('memory_id = $1', [id]))[0].status === 'delivered', WAIT);
       const [d] = await deliveries('memory_id = $1', [id]);
       assert.deepEqual({ attempts: d.attempts, code: d.last_status_code }, { attempts: 1, code: 200 });
     });
@@ -132,7 +127,7 @@ for (const store of testStores) {
         content: 'No secret',
         external_user_id: 'wh',
       });
-      await until(() => receiver.at('/plain').length === 1);
+      await waitFor(() => receiver.at('/plain').length === 1, WAIT);
       const [r] = receiver.at('/plain');
       assert.equal(r.headers['x-webhook-secret'], undefined);
       assert.equal(r.headers['x-webhook-signature'], undefined);
@@ -145,7 +140,7 @@ for (const store of testStores) {
         `/v1/memory?skip_background_processing=true&webhook_url=${encodeURIComponent(receiver.url('/skip'))}`,
         { content: 'Skip', external_user_id: 'wh' },
       );
-      await until(() => receiver.at('/skip').length === 1);
+      await waitFor(() => receiver.at('/skip').length === 1, WAIT);
       assert.equal(receiver.at('/skip')[0].body.memory_id, res.json().data[0].memoryId);
     });
 
@@ -159,7 +154,7 @@ for (const store of testStores) {
       });
       assert.equal(res.statusCode, 207, res.body);
       const batchId = res.json().batch_id;
-      await until(() => receiver.at('/batch').length === 1);
+      await waitFor(() => receiver.at('/batch').length === 1, WAIT);
       await sleep(300);
       const hits = receiver.at('/batch');
       assert.equal(hits.length, 1, 'exactly one delivery');
@@ -186,7 +181,7 @@ for (const store of testStores) {
         external_user_id: 'wh',
       });
       const id = res.json().data[0].memoryId;
-      await until(async () => (await deliveries('memory_id = $1', [id]))[0].status === 'delivered');
+      await waitFor(async () => (await deliveries('memory_id = $1', [id]))[0].status === 'delivered', WAIT);
       const [d] = await deliveries('memory_id = $1', [id]);
       assert.deepEqual({ attempts: d.attempts, code: d.last_status_code }, { attempts: 2, code: 200 });
       const hits = receiver.at('/flaky');
@@ -204,7 +199,7 @@ for (const store of testStores) {
         external_user_id: 'wh',
       });
       const id = res.json().data[0].memoryId;
-      await until(async () => (await deliveries('memory_id = $1', [id]))[0].status === 'failed');
+      await waitFor(async () => (await deliveries('memory_id = $1', [id]))[0].status === 'failed', WAIT);
       const [d] = await deliveries('memory_id = $1', [id]);
       assert.deepEqual(
         { attempts: d.attempts, code: d.last_status_code, error: d.last_error },
@@ -219,7 +214,7 @@ for (const store of testStores) {
             [d.id],
           )
         )[0];
-      await until(async () => (await job()).status !== 'running');
+      await waitFor(async () => (await job()).status !== 'running', WAIT);
       assert.deepEqual(await job(), { status: 'dead', attempts: 3 });
       await sleep(300);
       assert.equal(receiver.at('/down').length, 3, 'no attempt after giving up');

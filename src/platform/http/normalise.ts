@@ -5,7 +5,7 @@ import type { FastifyRequest } from 'fastify';
  * `null`; both mean "absent" (client-contract.md). Strip them before validation so every
  * schema sees only real values.
  */
-export function stripNulls(value: unknown): unknown {
+function stripNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(stripNulls);
   if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
     const out: Record<string, unknown> = {};

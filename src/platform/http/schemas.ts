@@ -3,10 +3,15 @@ import { z } from 'zod';
 /** The spec's error envelope (§7): HTTP status equals `code`. */
 export const errorEnvelope = z
   .object({
-    code: z.number().int(),
-    status: z.literal('error'),
-    error: z.string(),
-    details: z.record(z.string(), z.unknown()).nullable(),
+    code: z.number().int().describe('The HTTP status code'),
+    status: z.literal('error').describe('error'),
+    error: z.string().describe('What went wrong, in words'),
+    details: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .describe(
+        'Machine-readable details, or null: issues ({location, field, message}) of a validation error, fields in conflict, request_id of a 5xx',
+      ),
   })
   .describe('Error');
 

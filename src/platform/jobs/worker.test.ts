@@ -1,22 +1,12 @@
 import { describe, it, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { testStores } from '../../../test/harness.ts';
+import { sleep, waitFor } from '../../../test/wait.ts';
 import { createLogger } from '../log.ts';
 import type { Db } from '../db/index.ts';
 import { createWorker, enqueue, type JobHandler, type JobRow, type Worker, type WorkerOptions } from './index.ts';
 
 const log = createLogger('silent');
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-async function waitFor<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await sleep(20);
-  }
-}
 
 for (const store of testStores) {
   describe(`jobs [${store.name}]`, () => {
@@ -106,7 +96,7 @@ for (const store of testStores) {
       await sleep(100); // the start-up claim has found nothing
       const t0 = Date.now();
       const { id } = await add('t.wake');
-      await waitFor(async () => (await job(id)).status === 'completed', 5000);
+      await waitFor(async () => (await job(id)).status === 'completed', { timeoutMs: 5000 });
       assert.equal(ran, 1);
       assert.ok(Date.now() - t0 < 5000);
     });
@@ -128,10 +118,10 @@ for (const store of testStores) {
                 `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'`,
               )
             ).length === 1,
-          5000,
+          { timeoutMs: 5000 },
         );
         const { id } = await add('t.relisten');
-        await waitFor(async () => (await job(id)).status === 'completed', 5000);
+        await waitFor(async () => (await job(id)).status === 'completed', { timeoutMs: 5000 });
         assert.equal(ran, 1);
       },
     );
@@ -250,7 +240,7 @@ for (const store of testStores) {
       for (let i = 0; i < 40; i++) ids.push((await add('t.count', { i })).id);
       await waitFor(
         async () => (await db.query(`SELECT count(*)::int AS n FROM jobs WHERE status = 'completed'`))[0].n === 40,
-        20_000,
+        { timeoutMs: 20_000 },
       );
       const runs = await db.query<{ job_id: string; n: number }>(
         'SELECT job_id, count(*)::int AS n FROM job_runs GROUP BY job_id',

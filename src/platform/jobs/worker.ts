@@ -28,6 +28,15 @@ export interface JobContext {
 }
 
 /**
+ * Writes a piece of work computed outside any transaction hands back to run inside the one
+ * that completes its job: `write` in that transaction, `after` once it committed (best effort).
+ */
+export interface StepWrites {
+  write(tx: Queryable): Promise<unknown>;
+  after?(): Promise<unknown>;
+}
+
+/**
  * What runs a job kind. Handlers MUST be idempotent: a job can run more than once (its
  * worker died after the work but before marking it done, or a stop released it while the
  * handler was still running). Check state before acting and make writes conditional.

@@ -7,7 +7,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { EmbedderError, type Embedder, type EmbedderErrorCode } from './embedder.ts';
-import type { EmbedderConfig } from './index.ts';
+import type { EmbedderConfig } from './from-config.ts';
 
 /** An {@link Embedder} backed by a worker thread; `close()` ends the thread. */
 export interface ThreadedEmbedder extends Embedder {

@@ -5,7 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Embedder } from './embedder.ts';
 import { ModelError } from './model-error.ts';
-import { createEmbedder, type EmbedderConfig } from './index.ts';
+import { createEmbedder, type EmbedderConfig } from './from-config.ts';
 
 const port = parentPort!;
 // A model that cannot be built (missing files) fails every call with its own error and code,

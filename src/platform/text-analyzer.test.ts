@@ -1,6 +1,6 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyze, queryTerms } from './analyzer.ts';
+import { analyze, queryTerms } from './text-analyzer.ts';
 
 it('lowercases, drops stop words and possessives, stems', () => {
   assert.deepEqual(analyze("Caroline's support groups were RELAXING, weren't they?"), [

@@ -1,0 +1,60 @@
+/**
+ * The knowledge graph: built from every memory in the background (a `memory.process` step),
+ * checked at write time (a memory's graph policy), read by search (`enable_agentic_graph`,
+ * result nodes) and pruned with namespaces (docs/graph.md).
+ */
+import type { Db } from '../../platform/db/index.ts';
+import type { Logger } from '../../platform/log.ts';
+import type { Extractor } from '../../platform/models/extractor.ts';
+import type { SchemasModule } from '../schemas/index.ts';
+import { createGraphBuilder } from './graph.builder.ts';
+import {
+  canonicalKey,
+  countNamespaceNodes,
+  deleteNamespaceNodes,
+  graphLinks,
+  matchNodes,
+  nodesOfMemories,
+} from './graph.store.ts';
+import { graphPolicyCheck } from './graph.validate.ts';
+import { overrideMatches } from './override.store.ts';
+
+export interface GraphModuleDeps {
+  db: Db;
+  log?: Logger;
+  /** Entities and relationships of a memory (local rules, or an LLM). */
+  extractor: Extractor;
+  /** Embeds names for `semantic` constraint matching (the primary embedder, cached). */
+  embed?: (texts: string[]) => Promise<number[][]>;
+  schemas: Pick<SchemasModule, 'activeFor' | 'activeInOrganization' | 'recordUse'>;
+}
+
+export function createGraphModule(deps: GraphModuleDeps) {
+  const { db, schemas } = deps;
+  return {
+    /** The `graph` step of memory processing. */
+    builder: createGraphBuilder({
+      db,
+      log: deps.log,
+      extractor: deps.extractor,
+      embed: deps.embed,
+      schema: (organizationId, schemaId) => schemas.activeInOrganization(db, organizationId, schemaId),
+      recordSchemaUse: schemas.recordUse,
+    }),
+    /** Write-time check of a memory's graph policy (422 for the caller, not a failed memory later). */
+    checkPolicy: graphPolicyCheck(schemas.activeFor),
+    /** What a namespace deletion removes of the graph. */
+    namespaceContent: { countNodes: countNamespaceNodes, deleteNodes: deleteNamespaceNodes },
+  };
+}
+export type GraphModule = ReturnType<typeof createGraphModule>;
+
+/** What search reads of the graph (stateless; each call takes its connection). */
+export const graphReader = { canonicalKey, matchNodes, graphLinks, nodesOfMemories, overrideMatches };
+export type GraphReader = typeof graphReader;
+
+export type { GraphMemory, BuiltGraph } from './graph.builder.ts';
+export type { NodeRow } from './graph.store.ts';
+export type { OverrideFilter } from './override.store.ts';
+export { graphNode } from './graph.schemas.ts';
+export { resolveGraphPlan } from './policy.ts';

@@ -1,0 +1,69 @@
+/**
+ * Memories: writes (single, batch), reads, updates, deletes, processing status, and the
+ * background pipeline that moves a stored memory through its processing steps (docs/jobs.md).
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Publish } from '../../platform/events/index.ts';
+import type { JobHandler } from '../../platform/jobs/index.ts';
+import { memoryJobs, type ProcessingStep } from './memories.jobs.ts';
+import { memoriesRoutes } from './memories.routes.ts';
+import { createMemoriesService, type MemoriesDeps } from './memories.service.ts';
+import {
+  deleteNamespaceMemories,
+  deleteUserMemories,
+  detachNamespaceMemories,
+  getMemories,
+  removeAclEntry,
+} from './memories.store.ts';
+import { statusRoutes } from './status.routes.ts';
+import { createMemoryStatusService } from './status.service.ts';
+
+export function createMemoriesModule(deps: MemoriesDeps) {
+  const service = createMemoriesService(deps);
+  const status = createMemoryStatusService({ db: deps.db });
+  const routes: FastifyPluginAsyncZod = async (app) => {
+    // Before the memory routes: the static /status/ segments stay visibly apart from /:memory_id.
+    await app.register(statusRoutes(status));
+    await app.register(memoriesRoutes(service));
+  };
+  return {
+    service,
+    /** Processing status of memories and batches (REST and the WebSocket pushes). */
+    status,
+    routes,
+    /** What a user deletion removes of memories (the users module's port). */
+    userContent: {
+      deleteUserContent: async (...args: Parameters<typeof deleteUserMemories>) =>
+        (await deleteUserMemories(...args)).length,
+    },
+    /** What a namespace deletion does to memories (the namespaces module's port). */
+    namespaceContent: {
+      deleteIn: deleteNamespaceMemories,
+      detachFrom: detachNamespaceMemories,
+      removeAclEntry,
+    },
+  };
+}
+export type MemoriesModule = ReturnType<typeof createMemoriesModule>;
+
+/**
+ * The job handlers of memory processing (the worker role builds these alone): `memory.process`
+ * runs `steps` (the graph …) and completes the memory, or fails it once its job is dead.
+ */
+export function memoryProcessing(deps: { publish: Publish; steps: ProcessingStep[] }): Record<string, JobHandler> {
+  return memoryJobs(deps.publish, deps.steps);
+}
+
+/** What search reads of memories (stateless; each call takes its connection). */
+export const memoryReader = { getMany: getMemories };
+export type MemoryReader = typeof memoryReader;
+
+export { canonicalCategory, normaliseMemory } from './compat.ts';
+export { toMemoryObject, memoryObject, searchResponse, type MemoryObject } from './memory-object.ts';
+export { normaliseAclEntry } from './ownership.ts';
+export { safetySql, type SafetyFilter } from './safety.ts';
+export { aclConfig, memoryMetadata } from './memories.schemas.ts';
+export { memoryStatusParams, batchStatusParams } from './status.schemas.ts';
+export type { MemoryRow, Scope } from './memories.store.ts';
+export type { ProcessingStep } from './memories.jobs.ts';
+export type { MemoryStatusService } from './status.service.ts';
