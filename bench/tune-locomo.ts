@@ -52,7 +52,7 @@ const memories = createMemoriesModule({
   webhooks: webhooks.webhooks,
   users: userDirectory,
   namespaces: namespaceAccess,
-  checkGraphPolicy: graph.checkPolicy,
+  planGraph: graph.planFor,
 }).service;
 
 const convs = loadLocomo(FILE);

@@ -110,7 +110,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     webhooks: webhooks.webhooks,
     users,
     namespaces,
-    checkGraphPolicy: graph.checkPolicy,
+    planGraph: graph.planFor,
   });
   const search = createSearchModule({
     db,

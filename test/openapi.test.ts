@@ -7,7 +7,7 @@ type Json = Record<string, any>;
 
 const FIX = 'run `npm run openapi` and commit docs/openapi.json';
 
-/** JSON paths where `a` and `b` differ (at most `max`), for a readable failure. */
+/** JSON paths where `a` (generated) and `b` (committed) differ, at most `max`, for a readable failure. */
 function differences(a: unknown, b: unknown, at = '$', out: string[] = [], max = 20): string[] {
   if (out.length >= max) return out;
   const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null;
@@ -16,8 +16,8 @@ function differences(a: unknown, b: unknown, at = '$', out: string[] = [], max =
     return out;
   }
   for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
-    if (!(k in a)) out.push(`${at}.${k} (only in the code)`);
-    else if (!(k in b)) out.push(`${at}.${k} (only in docs/openapi.json)`);
+    if (!(k in a)) out.push(`${at}.${k} (only in docs/openapi.json)`);
+    else if (!(k in b)) out.push(`${at}.${k} (only in the code)`);
     else differences(a[k], b[k], `${at}.${k}`, out, max);
     if (out.length >= max) break;
   }
@@ -105,7 +105,8 @@ describe('OpenAPI document (docs/openapi.json)', () => {
     const diff = differences(doc, committed);
     assert.ok(
       diff.length === 0,
-      `docs/openapi.json differs from the document the code generates; ${FIX}. First differences:\n  ${diff.join('\n  ')}`,
+      `docs/openapi.json differs from the document the code generates; ${FIX}. ` +
+        `First differences:\n  ${diff.join('\n  ')}`,
     );
   });
 

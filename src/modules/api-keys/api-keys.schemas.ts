@@ -15,7 +15,8 @@ export const createKeyBody = z.object({
     .max(3)
     .optional()
     .describe(
-      "A subset of read, write, delete, and of the minting key's own permissions. Default: the minting key's permissions",
+      "A subset of read, write, delete, and of the minting key's own permissions. Default: the minting key's " +
+        'permissions',
     ),
 });
 export type CreateKeyBody = z.infer<typeof createKeyBody>;

@@ -69,6 +69,8 @@ export interface GraphMemory {
   consent: string;
   occurred_at: Date | null;
   created_at: Date;
+  /** The plan resolved when the memory was written (null for memories written before plans were stored). */
+  graph_plan?: GraphPlan | null;
 }
 
 /** `set: {prop: {mode: auto, prompt}}` of the node constraints, as guidance for a model extractor. */
@@ -202,9 +204,13 @@ export function createGraphBuilder(deps: GraphBuilderDeps) {
   async function prepare(m: GraphMemory): Promise<GraphWrites> {
     const organizationId = m.organization_id;
     const graph = (m.policy?.graph ?? {}) as Record<string, unknown>;
-    const schemaId = requestedSchemaId(graph);
+    const schemaId = m.graph_plan ? m.graph_plan.schema_id : requestedSchemaId(graph);
+    // The schema still shapes extraction (its types and properties) and is stamped on the nodes.
     const active = schemaId && deps.schema ? await deps.schema(organizationId, schemaId) : null;
-    const plan = applyConsent(planWithSchema(graph, active?.memoryPolicy ?? null, deps.log), m.consent);
+    // The plan was resolved when the memory was written; only memories stored before plans
+    // were kept (migration 0015) resolve it here.
+    const resolved = m.graph_plan ?? planWithSchema(graph, active?.memoryPolicy ?? null, deps.log);
+    const plan = applyConsent(resolved, m.consent);
     const refs = await memoryRefs(plan, m);
     const extraction =
       plan.mode === 'auto'

@@ -1,9 +1,12 @@
 import type { Queryable } from '../../platform/db/index.ts';
+import type { Logger } from '../../platform/log.ts';
 import type { Actor } from '../../shared/actor.ts';
+import { AppError } from '../../shared/errors.ts';
 import { assertNodesMatchSchema, type ActiveSchema } from '../schemas/index.ts';
 import { resolveGraphPlan } from './policy.ts';
+import type { GraphPlan } from './policy.schemas.ts';
 
-/** How the check finds the schema a policy names, as the caller may see it (404/422 otherwise). */
+/** How the planner finds the schema a policy names, as the caller may see it (404/422 otherwise). */
 export type SchemaForActor = (
   db: Queryable,
   actor: Actor,
@@ -12,17 +15,31 @@ export type SchemaForActor = (
 ) => Promise<ActiveSchema>;
 
 /**
- * Write-time checks of a memory's graph policy, so the caller gets the 422 instead of a
- * failed memory later: the plan must resolve (policy, link_to), a named schema must be usable
- * by this caller, and manual nodes and relationships must fit it (types, required properties,
- * enums). Extracted graphs are kept to the schema by the extractor instead.
+ * The graph plan of a memory being written, resolved once at the edge so the caller gets the
+ * 422 instead of a failed memory later: the request's policy (policy.graph, memory_policy,
+ * link_to, the deprecated forms) must resolve; a named schema must be usable by this caller,
+ * and its memory_policy fills what the request leaves open; manual nodes and relationships
+ * must fit it (types, required properties, enums). Extracted graphs are kept to the schema by
+ * the extractor instead.
  */
-export function graphPolicyCheck(schemaFor: SchemaForActor) {
-  return async function checkGraphPolicy(db: Queryable, actor: Actor, graph: Record<string, unknown>): Promise<void> {
-    const plan = resolveGraphPlan(graph);
-    if (!plan.schema_id) return;
-    const { schema } = await schemaFor(db, actor, plan.schema_id, { field: 'memory_policy.schema_id' });
+export function graphPlanner(schemaFor: SchemaForActor, log?: Logger) {
+  return async function planFor(db: Queryable, actor: Actor, graph: Record<string, unknown>): Promise<GraphPlan> {
+    const request = resolveGraphPlan(graph);
+    if (!request.schema_id) return request;
+    const { schema, memoryPolicy } = await schemaFor(db, actor, request.schema_id, {
+      field: 'memory_policy.schema_id',
+    });
+    let plan = request;
+    try {
+      plan = resolveGraphPlan(graph, memoryPolicy);
+    } catch (err) {
+      // The schema's defaults cannot join this request's plan (e.g. constraints for manual
+      // mode): the request alone decides, as it wins over the schema's policy anyway.
+      if (!(err instanceof AppError)) throw err;
+      log?.warn({ err, schema_id: request.schema_id }, 'the schema memory_policy conflicts with the memory policy');
+    }
     if (plan.mode === 'manual')
       assertNodesMatchSchema(schema, plan.nodes, plan.relationships, { location: 'memory_policy' });
+    return plan;
   };
 }

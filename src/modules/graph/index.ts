@@ -16,7 +16,7 @@ import {
   matchNodes,
   nodesOfMemories,
 } from './graph.store.ts';
-import { graphPolicyCheck } from './graph.validate.ts';
+import { graphPlanner } from './graph.validate.ts';
 import { overrideMatches } from './override.store.ts';
 
 export interface GraphModuleDeps {
@@ -41,8 +41,11 @@ export function createGraphModule(deps: GraphModuleDeps) {
       schema: (organizationId, schemaId) => schemas.activeInOrganization(db, organizationId, schemaId),
       recordSchemaUse: schemas.recordUse,
     }),
-    /** Write-time check of a memory's graph policy (422 for the caller, not a failed memory later). */
-    checkPolicy: graphPolicyCheck(schemas.activeFor),
+    /**
+     * A memory's graph plan, resolved once when it is written (422 for the caller, not a failed
+     * memory later): stored with the memory, built from by the background step.
+     */
+    planFor: graphPlanner(schemas.activeFor, deps.log),
     /** What a namespace deletion removes of the graph. */
     namespaceContent: { countNodes: countNamespaceNodes, deleteNodes: deleteNamespaceNodes },
   };
@@ -58,3 +61,12 @@ export type { NodeRow } from './graph.store.ts';
 export type { OverrideFilter } from './override.store.ts';
 export { graphNode } from './graph.schemas.ts';
 export { resolveGraphPlan } from './policy.ts';
+export type { GraphPlan } from './policy.schemas.ts';
+export {
+  graphGenerationWire,
+  graphPolicyFields,
+  graphPolicyWire,
+  linkToWire,
+  relationshipsJsonWire,
+  relationshipWire,
+} from './policy.wire.ts';

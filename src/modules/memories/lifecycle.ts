@@ -1,4 +1,5 @@
 import type { Db, Queryable } from '../../platform/db/index.ts';
+import type { GraphPlan } from '../graph/index.ts';
 import type { NamespaceAccess } from '../namespaces/index.ts';
 import type { UserDirectory } from '../users/index.ts';
 import { requirePermission, type Actor } from '../../shared/actor.ts';
@@ -26,8 +27,7 @@ import { aclLists } from './ownership.ts';
 import { enqueue } from '../../platform/jobs/index.ts';
 import type { Publish } from '../../platform/events/index.ts';
 import { MEMORY_PROCESS } from './memories.jobs.ts';
-import { memoryStateChanged } from './memory-events.ts';
-import { requeueProcessing } from './status.store.ts';
+import { memoryTransitions } from './transitions.ts';
 
 interface LifecycleDeps {
   db: Db;
@@ -36,7 +36,7 @@ interface LifecycleDeps {
   publish: Publish;
   users: Pick<UserDirectory, 'get' | 'findByExternalId'>;
   namespaces: Pick<NamespaceAccess, 'resolveWriteNamespace'>;
-  checkGraphPolicy(db: Queryable, actor: Actor, graph: Record<string, unknown>): Promise<void>;
+  planGraph(db: Queryable, actor: Actor, graph: Record<string, unknown>): Promise<GraphPlan>;
 }
 
 const scopeOf = (actor: Actor) => ({ organizationId: actor.organizationId, namespaceId: actor.namespaceId });
@@ -53,8 +53,9 @@ function checkWrite(row: MemoryRow, reader: Reader): void {
 
 /** Get, update, delete and delete-all. Another tenant's memory is simply not found. */
 export function createMemoryLifecycle(deps: LifecycleDeps) {
-  const { db, embedders, checkSize, publish, users, checkGraphPolicy } = deps;
+  const { db, embedders, checkSize, publish, users, planGraph } = deps;
   const { resolveWriteNamespace } = deps.namespaces;
+  const transitions = memoryTransitions(publish);
   /**
    * An end user acting with a session or Bearer token alone reaches only what they own or
    * what an ACL shares with them; API keys are the application's own credential and act
@@ -129,7 +130,8 @@ export function createMemoryLifecycle(deps: LifecycleDeps) {
       }
       if (body.namespace_id !== undefined)
         patch.namespace_id = await resolveWriteNamespace(db, actor, body.namespace_id);
-      if (patch.policy) await checkGraphPolicy(db, actor, patch.policy.graph as Record<string, unknown>);
+      // A changed policy is resolved into the plan the next processing builds from.
+      if (patch.policy) patch.graph_plan = await planGraph(db, actor, patch.policy.graph as Record<string, unknown>);
       // What the graph is built from changed: process the memory again (docs/graph.md).
       const reprocess =
         patch.content !== undefined ||
@@ -143,14 +145,7 @@ export function createMemoryLifecycle(deps: LifecycleDeps) {
           await insertChunks(tx, [{ memory: updated, chunks }]);
         }
         if (updated && reprocess) {
-          const again = await requeueProcessing(tx, actor.organizationId, id);
-          if (again) {
-            await memoryStateChanged(tx, publish, {
-              organizationId: actor.organizationId,
-              id,
-              batch_id: again.batch_id,
-              status: again.status,
-            });
+          if (await transitions.requeue(tx, actor.organizationId, id)) {
             await enqueue(tx, {
               kind: MEMORY_PROCESS,
               organizationId: actor.organizationId,

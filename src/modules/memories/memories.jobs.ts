@@ -1,16 +1,9 @@
 import type { Queryable } from '../../platform/db/index.ts';
 import type { JobContext, JobHandler, JobRow, StepWrites } from '../../platform/jobs/index.ts';
 import type { Publish } from '../../platform/events/index.ts';
-import { memoryFinished, memoryStateChanged } from './memory-events.ts';
 import type { MemoryRow } from './memories.store.ts';
-import {
-  failProcessing,
-  finishProcessing,
-  lockBatch,
-  lockBatchOfMemory,
-  startProcessing,
-  type MemoryStatusRow,
-} from './status.store.ts';
+import type { MemoryStatusRow } from './status.store.ts';
+import { memoryTransitions, type MemoryTransitions } from './transitions.ts';
 
 /** Job kind enqueued with every memory that needs background processing. */
 export const MEMORY_PROCESS = 'memory.process';
@@ -38,18 +31,19 @@ function stepError(step: ProcessingStep, err: unknown): Error {
 }
 
 /** The memory is given up: it was stored and stays searchable; its status says why processing failed. */
-async function markFailed(job: JobRow, error: string, ctx: Pick<JobContext, 'db'>, publish: Publish): Promise<void> {
+async function markFailed(
+  job: JobRow,
+  error: string,
+  ctx: Pick<JobContext, 'db'>,
+  transitions: MemoryTransitions,
+): Promise<void> {
   const reason = error
     .split('\n')[0]
     .replace(/^Error: /, '')
     .slice(0, 1000);
   const organizationId = job.organization_id!;
   // The transition and its event commit together (webhooks are driven by the event).
-  await ctx.db.transaction(async (tx) => {
-    await lockBatchOfMemory(tx, organizationId, String(job.payload.memory_id));
-    const row = await failProcessing(tx, organizationId, String(job.payload.memory_id), reason);
-    if (row) await memoryFinished(tx, publish, { ...row, organizationId, status: 'failed' });
-  });
+  await ctx.db.transaction((tx) => transitions.fail(tx, organizationId, String(job.payload.memory_id), reason));
 }
 
 /**
@@ -59,15 +53,14 @@ async function markFailed(job: JobRow, error: string, ctx: Pick<JobContext, 'db'
  * died) is processed again.
  */
 export function memoryJobs(publish: Publish, steps: ProcessingStep[] = []): Record<string, JobHandler> {
+  const transitions = memoryTransitions(publish);
   return {
     [MEMORY_PROCESS]: {
       async run(job, ctx) {
         const organizationId = job.organization_id!;
-        const memory = await ctx.db.transaction(async (tx) => {
-          const row = await startProcessing(tx, organizationId, String(job.payload.memory_id));
-          if (row) await memoryStateChanged(tx, publish, { ...row, organizationId });
-          return row;
-        });
+        const memory = await ctx.db.transaction((tx) =>
+          transitions.start(tx, organizationId, String(job.payload.memory_id)),
+        );
         if (!memory) return;
         const writes: { step: ProcessingStep; w: StepWrites }[] = [];
         for (const step of steps) {
@@ -75,11 +68,9 @@ export function memoryJobs(publish: Publish, steps: ProcessingStep[] = []): Reco
           if (w) writes.push({ step, w });
         }
         await ctx.db.transaction(async (tx) => {
-          // The batch is known from the row read at the start: no lookup on this per-memory path.
-          if (memory.batch_id) await lockBatch(tx, memory.batch_id);
-          for (const { step, w } of writes) await w.write(tx).catch((err) => Promise.reject(stepError(step, err)));
-          const row = await finishProcessing(tx, organizationId, memory.id);
-          if (row) await memoryFinished(tx, publish, { ...row, organizationId, status: 'completed' });
+          await transitions.complete(tx, organizationId, memory, async () => {
+            for (const { step, w } of writes) await w.write(tx).catch((err) => Promise.reject(stepError(step, err)));
+          });
           await ctx.complete(tx);
         });
         for (const { step, w } of writes)
@@ -87,7 +78,7 @@ export function memoryJobs(publish: Publish, steps: ProcessingStep[] = []): Reco
             .after?.()
             .catch((err) => ctx.log.warn({ err, step: step.name }, "a step's follow-up after completion failed"));
       },
-      onDead: (job, error, ctx) => markFailed(job, error, ctx, publish),
+      onDead: (job, error, ctx) => markFailed(job, error, ctx, transitions),
     },
   };
 }

@@ -1,4 +1,12 @@
 import { z } from 'zod';
+import {
+  graphGenerationWire,
+  graphPolicyFields,
+  graphPolicyWire,
+  linkToWire,
+  relationshipsJsonWire,
+  relationshipWire,
+} from '../graph/index.ts';
 
 const str = (max = 512) => z.string().max(max);
 
@@ -7,14 +15,18 @@ export const contextItem = z.object({
   role: z.enum(['user', 'assistant']).describe('Who said it: user or assistant'),
 });
 
-/** Read and write lists of prefixed entities (`external_user:`, `user:`, `namespace:`, `organization:`, `workspace:`, `role:`). */
+/**
+ * Read and write lists of prefixed entities (`external_user:`, `user:`, `namespace:`, `organization:`,
+ * `workspace:`, `role:`).
+ */
 export const aclConfig = z.object({
   read: z
     .array(str())
     .max(200)
     .optional()
     .describe(
-      'Read list (at most 200): prefix:id entries with prefix external_user, user, namespace, organization, workspace or role; a bare id means external_user:<id>',
+      'Read list (at most 200): prefix:id entries with prefix external_user, user, namespace, organization, ' +
+        'workspace or role; a bare id means external_user:<id>',
     ),
   write: z.array(str()).max(200).optional().describe('Write list (at most 200), entries as in read'),
 });
@@ -42,7 +54,8 @@ export const memoryMetadata = z.looseObject({
   sessionId: str()
     .optional()
     .describe(
-      'Conversation session; a memory with sessionId and createdAt lends part of its search score to the previous and next memory of its session',
+      'Conversation session; a memory with sessionId and createdAt lends part of its search score to the previous ' +
+        'and next memory of its session',
     ),
   conversationId: str().optional().describe('Conversation the memory came from (read back as conversation_id)'),
   sourceType: str().optional().describe('Kind of source the memory came from (read back as source_type)'),
@@ -61,23 +74,30 @@ export const transformEmbeddingPolicy = z.looseObject({
 const consent = z.enum(['explicit', 'implicit', 'terms', 'none']);
 const risk = z.enum(['none', 'sensitive', 'flagged']);
 
-/** `policy` (current unified form). Graph details are kept as given for the graph module. */
-export const memoryAddPolicy = z.looseObject({
-  transform_embedding: transformEmbeddingPolicy.optional(),
-  graph: z.looseObject({ mode: z.enum(['none', 'auto', 'manual']).optional() }).optional(),
-  consent: consent.optional(),
-  risk: risk.optional(),
-  acl: aclConfig.optional(),
-});
+/** `policy` (current unified form): graph, access, consent, risk and transform in one object. */
+export const memoryAddPolicy = z
+  .looseObject({
+    transform_embedding: transformEmbeddingPolicy.optional(),
+    graph: graphPolicyWire.optional(),
+    consent: consent.optional(),
+    risk: risk.optional(),
+    acl: aclConfig.optional(),
+  })
+  .describe('The memory policy, current form; its fields win over memory_policy and graph_generation');
 
-/** `memory_policy` (replaces graph_generation). */
-export const memoryPolicy = z.looseObject({
-  mode: z.enum(['auto', 'manual', 'structured']).optional(),
-  schema_id: str().optional(),
-  acl: aclConfig.optional(),
-  consent: consent.optional(),
-  risk: risk.optional(),
-});
+/** `memory_policy` (replaces graph_generation): the graph policy's keys, plus access, consent and risk. */
+export const memoryPolicy = z
+  .looseObject({
+    mode: z
+      .enum(['auto', 'manual', 'structured'])
+      .optional()
+      .describe('auto: extract the graph; manual (alias structured): exactly the given nodes'),
+    ...graphPolicyFields,
+    acl: aclConfig.optional(),
+    consent: consent.optional(),
+    risk: risk.optional(),
+  })
+  .describe('How the memory is built into the graph, who may read and change it, consent and risk');
 
 /** The memory item (spec 2.2, client AddMemory), including deprecated fields mapped at the edge. */
 export const addMemoryBody = z.object({
@@ -85,7 +105,8 @@ export const addMemoryBody = z.object({
     .string()
     .min(1, 'content must not be empty')
     .describe(
-      'The text to remember, at most MAX_CONTENT_BYTES bytes (15000 by default; more is a 422); split into chunks on sentence boundaries',
+      'The text to remember, at most MAX_CONTENT_BYTES bytes (15000 by default; more is a 422); split into chunks ' +
+        'on sentence boundaries',
     ),
   type: z
     .enum(['text', 'code_snippet', 'document'])
@@ -99,29 +120,29 @@ export const addMemoryBody = z.object({
   metadata: memoryMetadata
     .optional()
     .describe(
-      'Open metadata: the keys below are checked, any other key is kept and can be filtered on in search. Deprecated keys acl, consent, risk, external_user_id, namespace_id and user_id are read as the top-level fields',
+      'Open metadata: the keys below are checked, any other key is kept and can be filtered on in search. ' +
+        'Deprecated keys acl, consent, risk, external_user_id, namespace_id and user_id are read as the top-level ' +
+        'fields',
     ),
   external_user_id: str()
     .min(1)
     .optional()
     .describe(
-      "Your application's id of the user the memory belongs to; the user is created on first sight. Default: the credential's own user",
+      "Your application's id of the user the memory belongs to; the user is created on first sight. Default: the " +
+        "credential's own user",
     ),
   namespace_id: str()
     .optional()
     .describe(
-      'Namespace to store the memory in (it must exist and be active). A namespace key always writes into its own namespace; naming another is a 403',
+      'Namespace to store the memory in (it must exist and be active). A namespace key always writes into its own ' +
+        'namespace; naming another is a 403',
     ),
   policy: memoryAddPolicy.optional(),
   memory_policy: memoryPolicy.optional(),
-  link_to: z.union([z.string(), z.array(z.string()), z.record(z.string(), z.unknown())]).optional(),
-  graph_generation: z.looseObject({ mode: z.enum(['auto', 'manual']).optional() }).optional(),
-  relationships_json: z.array(z.record(z.string(), z.unknown())).optional(),
-  relationships: z
-    .array(z.record(z.string(), z.unknown()))
-    .max(200)
-    .optional()
-    .describe('Deprecated: memory_policy.relationships'),
+  link_to: linkToWire.optional(),
+  graph_generation: graphGenerationWire.optional(),
+  relationships_json: relationshipsJsonWire.optional(),
+  relationships: z.array(relationshipWire).max(200).optional().describe('Deprecated: memory_policy.relationships'),
   link_to_previous_memory: z
     .boolean()
     .optional()
@@ -133,7 +154,8 @@ export const addMemoryBody = z.object({
   user_id: str()
     .optional()
     .describe(
-      'Deprecated: internal user id; use external_user_id. Wins over external_user_id; naming two different users is a 422',
+      'Deprecated: internal user id; use external_user_id. Wins over external_user_id; naming two different users ' +
+        'is a 422',
     ),
   organization_id: str()
     .optional()
@@ -146,7 +168,8 @@ const webhookUrl = z
   .max(2048)
   .optional()
   .describe(
-    'Called once when background processing of the memory (of a batch: of every memory in it) has finished; http or https, public addresses only (docs/webhooks.md)',
+    'Called once when background processing of the memory (of a batch: of every memory in it) has finished; http or ' +
+      'https, public addresses only (docs/webhooks.md)',
   );
 const webhookSecret = z
   .string()
@@ -196,7 +219,8 @@ export const batchBody = z.object({
     .min(1)
     .max(1000)
     .describe(
-      'AddMemory items (see POST /v1/memory), 1 to 1000; each is validated on its own and an invalid one is reported in errors',
+      'AddMemory items (see POST /v1/memory), 1 to 1000; each is validated on its own and an invalid one is ' +
+        'reported in errors',
     ),
   batch_size: z
     .number()
@@ -209,14 +233,15 @@ export const batchBody = z.object({
   namespace_id: str().optional().describe('Default namespace_id of the items that do not set their own'),
   policy: memoryAddPolicy.optional(),
   memory_policy: memoryPolicy.optional(),
-  link_to: z.unknown().optional(),
-  graph_generation: z.unknown().optional(),
+  link_to: linkToWire.optional().describe('Default link_to of the items that set none'),
+  graph_generation: graphGenerationWire.optional().describe('Deprecated: default graph_generation of the items'),
   user_id: str().optional().describe('Deprecated: default user_id (internal user id) of the items that set none'),
   organization_id: str()
     .optional()
     .describe('Deprecated: the organization is the credential’s; naming another one is a 422'),
   webhook_url: webhookUrl.describe(
-    'Called once when every memory of the batch has finished processing (the query parameter is accepted too); http or https, public addresses only',
+    'Called once when every memory of the batch has finished processing (the query parameter is accepted too); http ' +
+      'or https, public addresses only',
   ),
   webhook_secret: webhookSecret,
 });
@@ -259,7 +284,8 @@ export const updateMemoryBody = addMemoryBody
   .partial()
   .omit({ user_id: true, external_user_id: true })
   .describe(
-    'Fields to change; absent fields stay. Changed content is re-chunked and re-embedded, metadata is merged into the stored metadata',
+    'Fields to change; absent fields stay. Changed content is re-chunked and re-embedded, metadata is merged into ' +
+      'the stored metadata',
   );
 
 const skipParse = z.stringbool().optional().describe('Accepted for client compatibility; no effect');

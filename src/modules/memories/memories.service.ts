@@ -1,5 +1,6 @@
 import type { Db, Queryable } from '../../platform/db/index.ts';
 import type { Logger } from '../../platform/log.ts';
+import type { GraphPlan } from '../graph/index.ts';
 import type { UserDirectory, UserRow } from '../users/index.ts';
 import type { NamespaceAccess } from '../namespaces/index.ts';
 import { requirePermission, type Actor } from '../../shared/actor.ts';
@@ -17,7 +18,8 @@ import { enqueueAll } from '../../platform/jobs/index.ts';
 import { MEMORY_PROCESS } from './memories.jobs.ts';
 import type { Publish } from '../../platform/events/index.ts';
 import type { WebhookRequest, Webhooks } from '../webhooks/index.ts';
-import { batchStored, memoriesFinished, stateChange } from './memory-events.ts';
+import { batchStored } from './memory-events.ts';
+import { memoryTransitions } from './transitions.ts';
 
 export interface MemoriesDeps {
   db: Db;
@@ -30,7 +32,8 @@ export interface MemoriesDeps {
   users: Pick<UserDirectory, 'get' | 'findByExternalId' | 'resolveExternal' | 'resolveExternalMany'>;
   namespaces: Pick<NamespaceAccess, 'resolveWriteNamespace'>;
   /** The write-time check of a memory's graph policy (the graph module's). */
-  checkGraphPolicy(db: Queryable, actor: Actor, graph: Record<string, unknown>): Promise<void>;
+  /** The graph plan of a memory being written, resolved once (the graph module's; 422 when it cannot be). */
+  planGraph(db: Queryable, actor: Actor, graph: Record<string, unknown>): Promise<GraphPlan>;
 }
 
 export interface AddedMemory {
@@ -49,8 +52,9 @@ export interface WriteOptions extends LegacyQuery {
 
 /** Memory writes and reads. Model calls happen before a transaction opens, never inside. */
 export function createMemoriesService(deps: MemoriesDeps) {
-  const { db, embedders, checkGraphPolicy } = deps;
+  const { db, embedders, planGraph } = deps;
   const { resolveWriteNamespace } = deps.namespaces;
+  const transitions = memoryTransitions(deps.publish);
 
   function checkSize(content: string): number {
     const bytes = Buffer.byteLength(content, 'utf8');
@@ -73,7 +77,7 @@ export function createMemoriesService(deps: MemoriesDeps) {
   async function storeAll(
     tx: Queryable,
     actor: Actor,
-    items: { input: MemoryInput; chunks: ChunkData[]; bytes: number }[],
+    items: { input: MemoryInput; plan: GraphPlan; chunks: ChunkData[]; bytes: number }[],
     opts: WriteOptions,
     extra: { hook?: WebhookRequest | null; users?: Map<string, UserRow> } = {},
   ): Promise<MemoryRow[]> {
@@ -92,7 +96,7 @@ export function createMemoriesService(deps: MemoriesDeps) {
     };
     const organizationId = actor.organizationId;
     const news: NewMemory[] = [];
-    for (const [i, { input, bytes }] of items.entries()) {
+    for (const [i, { input, plan, bytes }] of items.entries()) {
       const acl = aclLists(owners[i], input.policy.acl);
       news.push({
         id: newId(),
@@ -115,6 +119,7 @@ export function createMemoriesService(deps: MemoriesDeps) {
         batch_id: opts.batchId ?? null,
         content_bytes: bytes,
         occurred_at: input.occurredAt,
+        graph_plan: plan,
       });
     }
     const rows = await insertMemories(tx, news);
@@ -124,23 +129,8 @@ export function createMemoriesService(deps: MemoriesDeps) {
     );
     // The subscription exists before the event that may trigger it (skip → completed at once).
     if (hook) for (const row of rows) await deps.webhooks.subscribe(tx, organizationId, { memoryId: row.id }, hook);
-    if (opts.skipBackgroundProcessing) {
-      await memoriesFinished(
-        tx,
-        deps.publish,
-        organizationId,
-        rows.map((row) => ({
-          id: row.id,
-          batch_id: row.batch_id,
-          status: 'completed' as const,
-          created_at: row.created_at,
-        })),
-      );
-    } else {
-      await deps.publish.all(
-        tx,
-        rows.map((row) => stateChange({ organizationId, id: row.id, batch_id: row.batch_id, status: row.status })),
-      );
+    await transitions.stored(tx, organizationId, rows);
+    if (!opts.skipBackgroundProcessing) {
       await enqueueAll(
         tx,
         rows.map((row) => ({ kind: MEMORY_PROCESS, organizationId, payload: { memory_id: row.id } })),
@@ -173,11 +163,11 @@ export function createMemoriesService(deps: MemoriesDeps) {
     async add(actor: Actor, body: AddMemoryBody, opts: WriteOptions = {}): Promise<AddedMemory> {
       requirePermission(actor, 'write');
       const { input, bytes } = prepare(actor, body, {}, opts);
-      // The graph is built later, in the job; a bad graph policy is the caller's 422 now.
-      await checkGraphPolicy(db, actor, input.policy.graph);
+      // The graph is built later, in the job, from the plan resolved now: a bad graph policy is the caller's 422.
+      const plan = await planGraph(db, actor, input.policy.graph);
       const hook = await deps.webhooks.check(opts.webhook_url, opts.webhook_secret);
       const [chunks] = await buildChunks([input.content], embedders);
-      const [row] = await db.transaction((tx) => storeAll(tx, actor, [{ input, chunks, bytes }], opts, { hook }));
+      const [row] = await db.transaction((tx) => storeAll(tx, actor, [{ input, plan, chunks, bytes }], opts, { hook }));
       return added(row, chunks);
     },
 
@@ -198,6 +188,7 @@ export function createMemoriesService(deps: MemoriesDeps) {
       const batchId = newId();
       const errors: { index: number; error: string; code: number; status: 'error'; details?: unknown }[] = [];
       const ok: { index: number; input: MemoryInput; bytes: number }[] = [];
+      const plans = new Map<number, GraphPlan>();
       items.forEach((item, index) => {
         const parsed = addMemoryBody.safeParse(item);
         if (!parsed.success) {
@@ -221,11 +212,13 @@ export function createMemoriesService(deps: MemoriesDeps) {
       // policy, a namespace the caller may not write to) must leave nothing behind, not even
       // its new user.
       const namespaceChecks = new Map<string | undefined, Promise<AppError | null>>();
+      const refusal = (check: Promise<unknown>) => appErrorOf(check).then((r) => (r instanceof AppError ? r : null));
       const problemOf = async (x: (typeof ok)[number]) => {
-        const graph = await appErrorOf(checkGraphPolicy(db, actor, x.input.policy.graph));
-        if (graph) return graph;
+        const plan = await appErrorOf(planGraph(db, actor, x.input.policy.graph));
+        if (plan instanceof AppError) return plan;
+        plans.set(x.index, plan);
         if (!namespaceChecks.has(x.input.namespaceId))
-          namespaceChecks.set(x.input.namespaceId, appErrorOf(resolveWriteNamespace(db, actor, x.input.namespaceId)));
+          namespaceChecks.set(x.input.namespaceId, refusal(resolveWriteNamespace(db, actor, x.input.namespaceId)));
         return namespaceChecks.get(x.input.namespaceId)!;
       };
       for (let i = ok.length - 1; i >= 0; i--) {
@@ -251,7 +244,7 @@ export function createMemoriesService(deps: MemoriesDeps) {
             storeAll(
               tx,
               actor,
-              group.map((x, i) => ({ ...x, chunks: chunks[i] })),
+              group.map((x, i) => ({ ...x, plan: plans.get(x.index)!, chunks: chunks[i] })),
               { ...opts, batchId },
               { users },
             ),
@@ -297,10 +290,10 @@ function itemError(index: number, e: AppError) {
   return { index, code: e.code, status: 'error' as const, error: e.message, details: e.details ?? undefined };
 }
 
-/** The AppError a check rejects with (null when it passes); other errors propagate. */
-function appErrorOf(check: Promise<unknown>): Promise<AppError | null> {
+/** What a check resolves to, or the AppError it rejects with; other errors propagate. */
+function appErrorOf<T>(check: Promise<T>): Promise<T | AppError> {
   return check.then(
-    () => null,
+    (value) => value,
     (err) => {
       if (err instanceof AppError) return err;
       throw err;

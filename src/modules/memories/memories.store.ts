@@ -1,4 +1,5 @@
 import { inOrderOf, toVector, type Queryable } from '../../platform/db/index.ts';
+import type { GraphPlan } from '../graph/index.ts';
 import { safetySql, type SafetyFilter } from './safety.ts';
 
 export interface MemoryRow {
@@ -24,7 +25,8 @@ export interface MemoryRow {
   updated_at: Date;
 }
 
-export type NewMemory = Omit<MemoryRow, 'created_at' | 'updated_at'>;
+/** A memory as it is inserted: its row and the graph plan resolved at write time. */
+export type NewMemory = Omit<MemoryRow, 'created_at' | 'updated_at'> & { graph_plan: GraphPlan | null };
 
 export interface ChunkData {
   id: string;
@@ -56,15 +58,16 @@ export async function insertMemories(tx: Queryable, ms: NewMemory[]): Promise<Me
   // parameter can (a lone surrogate is an error in jsonb, replaced in text).
   const rows = await tx.query<MemoryRow>(
     `INSERT INTO memories (id, organization_id, namespace_id, user_id, external_user_id, content, type, metadata, context,
-       policy, acl_read, acl_write, consent, risk, status, batch_id, content_bytes, occurred_at, completed_at)
+       policy, acl_read, acl_write, consent, risk, status, batch_id, content_bytes, occurred_at, completed_at, graph_plan)
      SELECT m.id, m.org, m.ns, m.usr, m.ext, m.content, m.type, m.metadata::jsonb, m.context::jsonb,
             m.policy::jsonb, ARRAY(SELECT jsonb_array_elements_text(m.acl_read::jsonb)), ARRAY(SELECT jsonb_array_elements_text(m.acl_write::jsonb)),
             m.consent, m.risk, m.status, m.batch_id, m.bytes, m.occurred_at,
-            CASE WHEN m.status = 'completed' THEN now() END
+            CASE WHEN m.status = 'completed' THEN now() END, m.graph_plan::jsonb
      FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-                 $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::int[], $18::timestamptz[])
+                 $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::int[],
+                 $18::timestamptz[], $19::text[])
           WITH ORDINALITY AS m(id, org, ns, usr, ext, content, type, metadata, context, policy, acl_read, acl_write, consent, risk,
-                               status, batch_id, bytes, occurred_at, n)
+                               status, batch_id, bytes, occurred_at, graph_plan, n)
      ORDER BY m.n
      RETURNING ${MEMORY_COLUMNS}`,
     [
@@ -86,6 +89,7 @@ export async function insertMemories(tx: Queryable, ms: NewMemory[]): Promise<Me
       col((m) => m.batch_id),
       col((m) => m.content_bytes),
       col((m) => (m.occurred_at ? new Date(m.occurred_at).toISOString() : null)),
+      col((m) => (m.graph_plan ? JSON.stringify(m.graph_plan) : null)),
     ],
   );
   return inOrderOf(
@@ -191,9 +195,10 @@ export interface MemoryPatch {
   acl_write?: string[];
   consent?: string;
   risk?: string;
+  graph_plan?: GraphPlan;
 }
 
-const JSON_COLUMNS = new Set(['metadata', 'context', 'policy']);
+const JSON_COLUMNS = new Set(['metadata', 'context', 'policy', 'graph_plan']);
 
 export async function updateMemory(
   tx: Queryable,

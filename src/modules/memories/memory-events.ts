@@ -1,5 +1,5 @@
 import type { Queryable } from '../../platform/db/index.ts';
-import type { NewEvent, Publish } from '../../platform/events/index.ts';
+import type { Publish } from '../../platform/events/index.ts';
 import { batchProgress, lockBatch } from './status.store.ts';
 
 /** Events of the memory lifecycle (docs/webhooks.md). */
@@ -10,69 +10,6 @@ export const MEMORY_FAILED = 'memory.failed';
 /** Every group of a batch is stored: from now on its last finishing memory completes it. */
 export const BATCH_STORED = 'batch.stored';
 export const BATCH_COMPLETED = 'batch.completed';
-
-interface Finished {
-  organizationId: string;
-  id: string;
-  batch_id: string | null;
-  status: 'completed' | 'failed';
-  status_error?: string | null;
-  created_at?: Date;
-}
-
-type StateChange = { organizationId: string; id: string; batch_id: string | null; status: string };
-
-/** The event of a memory stored (quick_saved) or whose processing started. */
-export function stateChange(m: StateChange): NewEvent {
-  const kind = m.status === 'processing' ? MEMORY_PROCESSING : MEMORY_QUICK_SAVED;
-  return { kind, organizationId: m.organizationId, memoryId: m.id, batchId: m.batch_id, payload: { status: m.status } };
-}
-
-/** A memory was stored (quick_saved) or its processing started: live status pushes only. */
-export async function memoryStateChanged(tx: Queryable, publish: Publish, m: StateChange): Promise<void> {
-  await publish(tx, stateChange(m));
-}
-
-/**
- * Record that a memory finished, in the transaction that finished it; when it was the last
- * unfinished memory of a stored batch, the batch completes too. Callers in a batch hold
- * lockBatch from before their transition (see lockBatch).
- */
-export async function memoryFinished(tx: Queryable, publish: Publish, m: Finished): Promise<void> {
-  await memoriesFinished(tx, publish, m.organizationId, [m], { batchLocked: true });
-}
-
-/**
- * memoryFinished for many memories of one organization at once (a batch group stored as
- * completed); `batchLocked`: the caller holds their batch's lock already.
- */
-export async function memoriesFinished(
-  tx: Queryable,
-  publish: Publish,
-  organizationId: string,
-  ms: Omit<Finished, 'organizationId'>[],
-  opts: { batchLocked?: boolean } = {},
-): Promise<void> {
-  await publish.all(
-    tx,
-    ms.map((m) => ({
-      kind: m.status === 'completed' ? MEMORY_COMPLETED : MEMORY_FAILED,
-      organizationId,
-      memoryId: m.id,
-      batchId: m.batch_id,
-      // What a webhook reports besides the ids (docs/webhooks.md).
-      payload: {
-        status: m.status,
-        error: m.status === 'failed' ? (m.status_error ?? 'processing failed') : null,
-        created_at: m.created_at?.toISOString() ?? null,
-      },
-    })),
-  );
-  for (const batchId of new Set(ms.map((m) => m.batch_id).filter((b): b is string => !!b))) {
-    if (!opts.batchLocked) await lockBatch(tx, batchId);
-    await completeBatchIfDone(tx, publish, organizationId, batchId);
-  }
-}
 
 /** After the last group of a batch is stored (its memories may all be finished already). */
 export async function batchStored(
@@ -86,8 +23,8 @@ export async function batchStored(
   await completeBatchIfDone(tx, publish, organizationId, batchId);
 }
 
-/** The caller holds the batch's lock. */
-async function completeBatchIfDone(
+/** When the batch's last memory finished, record batch.completed (once). The caller holds the batch's lock. */
+export async function completeBatchIfDone(
   tx: Queryable,
   publish: Publish,
   organizationId: string,

@@ -31,12 +31,13 @@ export const memoryObject = z.looseObject({
   topics: z.array(z.string()).optional().describe('metadata.topics'),
   conversation_id: z.string().optional().describe('metadata.conversationId'),
   source_type: z.string().optional().describe('metadata.sourceType'),
-  status: z.string().optional().describe('Processing status: queued, quick_saved, processing, completed or failed'),
+  status: z.string().optional().describe('Processing status, as GET /v1/memory/status/{memory_id} reports it'),
   similarity_score: z
     .number()
     .optional()
     .describe(
-      'Search results: cosine similarity of the query and the memory by the primary embedding (0 if not among its candidates)',
+      'Search results: cosine similarity of the query and the memory by the primary embedding (0 if not among its ' +
+        'candidates)',
     ),
   relevance_score: z.number().optional().describe('Search results: the final score the results are ranked by'),
   recency_score: z.number().optional().describe('Not set by this server (kept for client compatibility)'),

@@ -101,7 +101,7 @@ for (const store of testStores) {
       const before = await batchStatus(r.batch_id);
       assert.equal(before.batch_id, r.batch_id);
       assert.equal(before.processing_status, 'processing');
-      assert.deepEqual(before.counts, { queued: 0, quick_saved: 3, processing: 0, completed: 0, failed: 0 });
+      assert.deepEqual(before.counts, { quick_saved: 3, processing: 0, completed: 0, failed: 0 });
       assert.deepEqual(before.progress, { total: 3, done: 0, percent: 0 });
       assert.deepEqual(
         before.memories.map((m: any) => m.memory_id).sort(),
@@ -112,7 +112,7 @@ for (const store of testStores) {
       await startWorker(buildWorker({ config: testConfig({ WORKER_POLL_MS: '50' }), db: t.db, log }));
       await waitFor(async () => (await batchStatus(r.batch_id)).processing_status === 'completed');
       const after = await batchStatus(r.batch_id);
-      assert.deepEqual(after.counts, { queued: 0, quick_saved: 0, processing: 0, completed: 3, failed: 0 });
+      assert.deepEqual(after.counts, { quick_saved: 0, processing: 0, completed: 3, failed: 0 });
       assert.deepEqual(after.progress, { total: 3, done: 3, percent: 100 });
       assert.ok(after.memories.every((m: any) => m.processing_status === 'completed' && m.batch_id === r.batch_id));
     });

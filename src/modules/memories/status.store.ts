@@ -1,8 +1,14 @@
 import type { Queryable } from '../../platform/db/index.ts';
+import type { GraphPlan } from '../graph/index.ts';
 import { MEMORY_COLUMNS, scopeSql, type MemoryRow, type Scope } from './memories.store.ts';
 
 /** The lifecycle of a memory (client contract: retrieveStatus). */
-export const MEMORY_STATES = ['queued', 'quick_saved', 'processing', 'completed', 'failed'] as const;
+/**
+ * A memory's states. A memory is searchable from its first state on: it is stored with its
+ * chunks and vectors (`quick_saved`) in the request; the client contract's `queued` (accepted,
+ * not yet saved) never happens in Engram, so it is not a state here.
+ */
+export const MEMORY_STATES = ['quick_saved', 'processing', 'completed', 'failed'] as const;
 export type MemoryState = (typeof MEMORY_STATES)[number];
 
 export interface MemoryStatusRow {
@@ -43,18 +49,18 @@ export async function getBatchStatus(db: Queryable, scope: Scope, batchId: strin
 // so a job that runs twice (worker died after the work) changes nothing the second time.
 
 /**
- * quick_saved (or queued, or a processing attempt that died) → processing. Returns the whole
+ * quick_saved (or a processing attempt that died) → processing. Returns the whole
  * row, so the processing steps need not read it again.
  */
 export async function startProcessing(
   db: Queryable,
   organizationId: string,
   id: string,
-): Promise<(MemoryStatusRow & MemoryRow) | undefined> {
-  const rows = await db.query<MemoryStatusRow & MemoryRow>(
+): Promise<(MemoryStatusRow & MemoryRow & { graph_plan: GraphPlan | null }) | undefined> {
+  const rows = await db.query<MemoryStatusRow & MemoryRow & { graph_plan: GraphPlan | null }>(
     `UPDATE memories SET status = 'processing', processing_started_at = now(), updated_at = now()
-     WHERE id = $1 AND organization_id = $2 AND status IN ('queued', 'quick_saved', 'processing')
-     RETURNING ${MEMORY_COLUMNS}, status_error, processing_started_at, completed_at, failed_at`,
+     WHERE id = $1 AND organization_id = $2 AND status IN ('quick_saved', 'processing')
+     RETURNING ${MEMORY_COLUMNS}, status_error, processing_started_at, completed_at, failed_at, graph_plan`,
     [id, organizationId],
   );
   return rows[0];
@@ -83,7 +89,7 @@ export async function failProcessing(
 ): Promise<MemoryStatusRow | undefined> {
   const rows = await db.query<MemoryStatusRow>(
     `UPDATE memories SET status = 'failed', failed_at = now(), status_error = $3, updated_at = now()
-     WHERE id = $1 AND organization_id = $2 AND status IN ('queued', 'quick_saved', 'processing') RETURNING ${COLUMNS}`,
+     WHERE id = $1 AND organization_id = $2 AND status IN ('quick_saved', 'processing') RETURNING ${COLUMNS}`,
     [id, organizationId, error],
   );
   return rows[0];

@@ -16,7 +16,8 @@ export const createNamespaceBody = z.object({
     .boolean()
     .optional()
     .describe(
-      "Default: true. false: the namespace's API keys are refused (403) and it takes no new memories; its memories stay readable",
+      "Default: true. false: the namespace's API keys are refused (403) and it takes no new memories; its memories " +
+        'stay readable',
     ),
   rate_limits: rateLimits
     .optional()

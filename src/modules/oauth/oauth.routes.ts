@@ -117,7 +117,7 @@ export const oauthDisabledRoutes: FastifyPluginAsyncZod = async (app) => {
       url: path,
       config: { public: true },
       schema: schemas[path],
-      validatorCompiler: () => (value) => ({ value }),
+      validatorCompiler: () => (value: unknown) => ({ value }),
       handler,
     });
   }

@@ -22,7 +22,8 @@ export const rerankingConfig = z.looseObject({
     .enum(PROVIDERS)
     .optional()
     .describe(
-      'none keeps the fused order; the others are not available in this deployment (422). cohere, openai, papr_enhanced and papr_max are client aliases of ranker_a, ranker_b, svc_enhanced and svc_max',
+      'none keeps the fused order; the others are not available in this deployment (422). cohere, openai, ' +
+        'papr_enhanced and papr_max are client aliases of ranker_a, ranker_b, svc_enhanced and svc_max',
     ),
   reranking_model: z.string().max(200).optional().describe('Reranker model; unused (no reranker is available)'),
   domain_id: z.string().max(200).optional().describe('Reranking domain; unused (no reranker is available)'),
@@ -98,14 +99,16 @@ export const searchBody = z.object({
     .boolean()
     .optional()
     .describe(
-      "true: add the knowledge-graph signal (the query's entities matched to graph nodes, one relationship expanded). Default false",
+      "true: add the knowledge-graph signal (the query's entities matched to graph nodes, one relationship " +
+        'expanded). Default false',
     ),
   external_user_id: z
     .string()
     .max(512)
     .optional()
     .describe(
-      "Whose memories to search: your application's user id; memories others shared with that user are included. Default: the caller's own user",
+      "Whose memories to search: your application's user id; memories others shared with that user are included. " +
+        "Default: the caller's own user",
     ),
   user_id: z
     .string()
@@ -134,7 +137,8 @@ export const searchBody = z.object({
   search_override: searchOverride
     .optional()
     .describe(
-      'A structured graph query run instead of the generated one: the memories behind its matches weigh as much as all other signals together, and the matched nodes are data.nodes',
+      'A structured graph query run instead of the generated one: the memories behind its matches weigh as much as ' +
+        'all other signals together, and the matched nodes are data.nodes',
     ),
   omo_filter: omoFilter.optional().describe('Consent and risk filter: memories outside it are left out'),
   reranking_config: rerankingConfig

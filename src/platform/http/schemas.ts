@@ -10,7 +10,8 @@ export const errorEnvelope = z
       .record(z.string(), z.unknown())
       .nullable()
       .describe(
-        'Machine-readable details, or null: issues ({location, field, message}) of a validation error, fields in conflict, request_id of a 5xx',
+        'Machine-readable details, or null: issues ({location, field, message}) of a validation error, fields in ' +
+          'conflict, request_id of a 5xx',
       ),
   })
   .describe('Error');
