@@ -157,6 +157,18 @@ for (const store of testStores) {
       assert.equal(rows[0].n, 4);
     });
 
+    it('an update that does not name the type keeps the stored one', async () => {
+      const id = await addMemory(t, { content: 'const x = 1;', type: 'code_snippet', external_user_id: 'upd-type' });
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: `/v1/memory/${id}`,
+        headers: { 'x-api-key': t.key },
+        payload: { content: 'const x = 2;' },
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal((await get(id)).json().data.memories[0].type, 'code_snippet');
+    });
+
     it('updates content (re-embedded and re-indexed), metadata and context', async () => {
       const id = await addMemory(t, { content: 'The meeting is on Monday.', external_user_id: 'upd' });
       const res = await t.app.inject({

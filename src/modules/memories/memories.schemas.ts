@@ -9,6 +9,7 @@ import {
 } from '../graph/index.ts';
 
 const str = (max = 512) => z.string().max(max);
+const memoryType = z.enum(['text', 'code_snippet', 'document']);
 
 export const contextItem = z.object({
   content: z.string().max(20000).describe('What was said in this turn (at most 20000 characters)'),
@@ -108,10 +109,7 @@ export const addMemoryBody = z.object({
       'The text to remember, at most MAX_CONTENT_BYTES bytes (15000 by default; more is a 422); split into chunks ' +
         'on sentence boundaries',
     ),
-  type: z
-    .enum(['text', 'code_snippet', 'document'])
-    .default('text')
-    .describe('Kind of content: text (default), code_snippet or document'),
+  type: memoryType.default('text').describe('Kind of content: text (default), code_snippet or document'),
   context: z
     .array(contextItem)
     .max(200)
@@ -283,6 +281,8 @@ export const memoryIdParams = z.object({ memory_id: z.string().min(1).max(200).d
 export const updateMemoryBody = addMemoryBody
   .partial()
   .omit({ user_id: true, external_user_id: true })
+  // Without its default: an update that does not name the type keeps the stored one.
+  .extend({ type: memoryType.optional().describe('New kind of content; absent keeps the stored one') })
   .describe(
     'Fields to change; absent fields stay. Changed content is re-chunked and re-embedded, metadata is merged into ' +
       'the stored metadata',
