@@ -47,7 +47,10 @@ const searchWire = z
         z.looseObject({
           edge_type: typeName('Relationship type to follow'),
           target_type: typeName('Node type at its other end'),
-          direction: z.enum(['outgoing', 'incoming', 'both']).optional(),
+          direction: z
+            .enum(['outgoing', 'incoming', 'both'])
+            .optional()
+            .describe('outgoing: the matched node is the source (default)'),
           target_search: z.looseObject({}).optional().describe('How the node at the other end is matched (as search)'),
         }),
       )
@@ -197,12 +200,18 @@ export const graphGenerationWire = z
           .optional()
           .describe('Superseded by node_constraints with set and when'),
       })
-      .optional(),
+      .optional()
+      .describe('Auto mode settings'),
     manual: z
       .looseObject({
-        nodes: z.array(manualNodeWire).max(GRAPH_LIMITS.nodes).optional(),
-        relationships: z.array(relationshipWire).max(GRAPH_LIMITS.relationships).optional(),
+        nodes: z.array(manualNodeWire).max(GRAPH_LIMITS.nodes).optional().describe('As memory_policy.nodes'),
+        relationships: z
+          .array(relationshipWire)
+          .max(GRAPH_LIMITS.relationships)
+          .optional()
+          .describe('As memory_policy.relationships'),
       })
-      .optional(),
+      .optional()
+      .describe('Manual mode content'),
   })
   .describe('Deprecated: memory_policy (policy.graph wins over it)');

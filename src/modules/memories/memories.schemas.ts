@@ -66,14 +66,20 @@ export const memoryMetadata = z.looseObject({
     .describe('Your own keys; values are strings, numbers, booleans or string arrays (no nested objects)'),
 });
 
-export const transformEmbeddingPolicy = z.looseObject({
-  mode: z.enum(['none', 'auto', 'manual']).optional(),
-  domain_id: str().optional(),
-  signals: z.record(z.string(), z.string()).optional(),
-});
+export const transformEmbeddingPolicy = z
+  .looseObject({
+    mode: z.enum(['none', 'auto', 'manual']).optional().describe('none, auto or manual'),
+    domain_id: str().optional().describe('Domain whose transform applies'),
+    signals: z.record(z.string(), z.string()).optional().describe('Signal name → value'),
+  })
+  .describe('Graph-transform embedding settings: stored with the memory; no transform artifacts are made yet');
 
-const consent = z.enum(['explicit', 'implicit', 'terms', 'none']);
-const risk = z.enum(['none', 'sensitive', 'flagged']);
+const consent = z
+  .enum(['explicit', 'implicit', 'terms', 'none'])
+  .describe('Consent behind the memory (default implicit); none also turns graph extraction off');
+const risk = z
+  .enum(['none', 'sensitive', 'flagged'])
+  .describe('Risk of the content (default none); flagged memories are visible to their owner only');
 
 /** `policy` (current unified form): graph, access, consent, risk and transform in one object. */
 export const memoryAddPolicy = z
@@ -82,7 +88,7 @@ export const memoryAddPolicy = z
     graph: graphPolicyWire.optional(),
     consent: consent.optional(),
     risk: risk.optional(),
-    acl: aclConfig.optional(),
+    acl: aclConfig.optional().describe('Who may read and change the memory (default: its owner only)'),
   })
   .describe('The memory policy, current form; its fields win over memory_policy and graph_generation');
 
@@ -94,7 +100,7 @@ export const memoryPolicy = z
       .optional()
       .describe('auto: extract the graph; manual (alias structured): exactly the given nodes'),
     ...graphPolicyFields,
-    acl: aclConfig.optional(),
+    acl: aclConfig.optional().describe('Who may read and change the memory (policy.acl wins)'),
     consent: consent.optional(),
     risk: risk.optional(),
   })

@@ -12,7 +12,7 @@ const memoryStatus = z.object({
   memory_id: z.string().describe('Memory id'),
   processing_status: z
     .enum(MEMORY_STATES)
-    .describe('queued → quick_saved (stored, searchable) → processing → completed | failed'),
+    .describe('quick_saved (stored, searchable) → processing → completed | failed'),
   batch_id: z.string().nullable().describe('The batch the memory was stored in; null when stored on its own'),
   created_at: ts.describe('ISO 8601 time the memory was stored'),
   updated_at: ts.describe('ISO 8601 time of the latest change'),

@@ -149,7 +149,7 @@ export const searchBody = z.object({
     .optional()
     .describe('Deprecated: use reranking_config. true asks for a reranker (422: none is available)'),
   holographic_config: z.unknown().optional().describe('Deprecated; accepted and ignored'),
-  policy: z.unknown().optional(),
+  policy: z.unknown().optional().describe('Accepted for compatibility and ignored: a search has no memory policy'),
   limit: z.number().int().min(1).max(200).optional().describe('Maximum memories (up to 200); same as max_memories'),
 });
 export type SearchBody = z.infer<typeof searchBody>;
