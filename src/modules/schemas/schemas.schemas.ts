@@ -150,8 +150,6 @@ export const userGraphSchema = z.object({
   last_used_at: z.string().nullable(),
 });
 export type UserGraphSchema = z.infer<typeof userGraphSchema>;
-export type NodeTypeDef = z.infer<typeof nodeTypeOutput>;
-export type RelationshipTypeDef = z.infer<typeof relationshipTypeOutput>;
 export type PropertyDefinition = z.infer<typeof propertyDefinition>;
 
 /** The schema endpoints' envelope uses `success`, not `status` (client contract). */
