@@ -4,7 +4,7 @@ import type { Extraction, Extractor } from '../../platform/models/extractor.ts';
 import { newId } from '../../shared/ids.ts';
 import { dot } from '../../platform/models/embedder.ts';
 import type { StepWrites } from '../../platform/jobs/index.ts';
-import { applyConsent, requestedSchemaId, resolveGraphPlan } from './policy.ts';
+import { applyConsent, requestedSchemaId, resolveGraphPlan, storedGraphPolicy, type GraphPolicy } from './policy.ts';
 import type { GraphPlan, ViaRelationship } from './policy.schemas.ts';
 import {
   canonicalKey,
@@ -94,17 +94,13 @@ const memoryNode = (key: string, memoryId: string): PlannedNode => ({
  * still conflict with it (the schema changed since). Retrying cannot fix that, so the request
  * alone decides then, and the conflict is logged.
  */
-function planWithSchema(
-  graph: Record<string, unknown>,
-  schemaPolicy: Record<string, unknown> | null,
-  log?: Logger,
-): GraphPlan {
+function planWithSchema(policy: GraphPolicy, schemaPolicy: Record<string, unknown> | null, log?: Logger): GraphPlan {
   try {
-    return resolveGraphPlan(graph, schemaPolicy);
+    return resolveGraphPlan(policy.graph, schemaPolicy, policy.graph_generation);
   } catch (err) {
     if (!schemaPolicy) throw err;
     log?.warn({ err }, 'the schema memory_policy conflicts with the memory policy; using the memory policy alone');
-    return resolveGraphPlan(graph);
+    return resolveGraphPlan(policy.graph, null, policy.graph_generation);
   }
 }
 
@@ -203,13 +199,13 @@ export function createGraphBuilder(deps: GraphBuilderDeps) {
    */
   async function prepare(m: GraphMemory): Promise<GraphWrites> {
     const organizationId = m.organization_id;
-    const graph = (m.policy?.graph ?? {}) as Record<string, unknown>;
-    const schemaId = m.graph_plan ? m.graph_plan.schema_id : requestedSchemaId(graph);
+    const stored = m.graph_plan ? null : storedGraphPolicy(m.policy);
+    const schemaId = stored ? requestedSchemaId(stored.graph, stored.graph_generation) : m.graph_plan?.schema_id;
     // The schema still shapes extraction (its types and properties) and is stamped on the nodes.
     const active = schemaId && deps.schema ? await deps.schema(organizationId, schemaId) : null;
     // The plan was resolved when the memory was written; only memories stored before plans
     // were kept (migration 0015) resolve it here.
-    const resolved = m.graph_plan ?? planWithSchema(graph, active?.memoryPolicy ?? null, deps.log);
+    const resolved = m.graph_plan ?? planWithSchema(stored!, active?.memoryPolicy ?? null, deps.log);
     const plan = applyConsent(resolved, m.consent);
     const refs = await memoryRefs(plan, m);
     const extraction =

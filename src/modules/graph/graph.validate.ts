@@ -3,7 +3,7 @@ import type { Logger } from '../../platform/log.ts';
 import type { Actor } from '../../shared/actor.ts';
 import { AppError } from '../../shared/errors.ts';
 import { assertNodesMatchSchema, type ActiveSchema } from '../schemas/index.ts';
-import { resolveGraphPlan } from './policy.ts';
+import { resolveGraphPlan, type GraphPolicy } from './policy.ts';
 import type { GraphPlan } from './policy.schemas.ts';
 
 /** How the planner finds the schema a policy names, as the caller may see it (404/422 otherwise). */
@@ -23,15 +23,16 @@ export type SchemaForActor = (
  * the extractor instead.
  */
 export function graphPlanner(schemaFor: SchemaForActor, log?: Logger) {
-  return async function planFor(db: Queryable, actor: Actor, graph: Record<string, unknown>): Promise<GraphPlan> {
-    const request = resolveGraphPlan(graph);
+  return async function planFor(db: Queryable, actor: Actor, policy: GraphPolicy): Promise<GraphPlan> {
+    const { graph, graph_generation: generation } = policy;
+    const request = resolveGraphPlan(graph, null, generation);
     if (!request.schema_id) return request;
     const { schema, memoryPolicy } = await schemaFor(db, actor, request.schema_id, {
       field: 'memory_policy.schema_id',
     });
     let plan = request;
     try {
-      plan = resolveGraphPlan(graph, memoryPolicy);
+      plan = resolveGraphPlan(graph, memoryPolicy, generation);
     } catch (err) {
       // The schema's defaults cannot join this request's plan (e.g. constraints for manual
       // mode): the request alone decides, as it wins over the schema's policy anyway.

@@ -60,7 +60,7 @@ export type { GraphMemory, BuiltGraph } from './graph.builder.ts';
 export type { NodeRow } from './graph.store.ts';
 export type { OverrideFilter } from './override.store.ts';
 export { graphNode } from './graph.schemas.ts';
-export { resolveGraphPlan } from './policy.ts';
+export { resolveGraphPlan, storedGraphPolicy, type GraphPolicy } from './policy.ts';
 export type { GraphPlan } from './policy.schemas.ts';
 export {
   graphGenerationWire,

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AppError } from '../../shared/errors.ts';
 import { normaliseMemory } from '../memories/index.ts';
-import { applyConsent, requestedSchemaId, resolveGraphPlan } from './policy.ts';
+import { applyConsent, requestedSchemaId, resolveGraphPlan, storedGraphPolicy } from './policy.ts';
 import { classifyEndpoint } from './policy.schemas.ts';
 
 const empty = {
@@ -18,8 +18,15 @@ const upsert = { create: 'upsert', on_miss: 'create' } as const;
 const lookup = { create: 'lookup', on_miss: 'ignore' } as const;
 
 /** What compat hands the graph layer for a request body. */
-const graphOf = (body: Record<string, unknown>) =>
-  normaliseMemory({ content: 'x', type: 'text', ...body } as any).policy.graph;
+const graphOf = (body: Record<string, unknown>) => policyOf(body).graph;
+/** The whole graph policy compat hands on: the graph keys, and the deprecated graph_generation beside them. */
+const policyOf = (body: Record<string, unknown>) =>
+  normaliseMemory({ content: 'x', type: 'text', ...body } as any).policy;
+/** The plan of a request body, as the write path resolves it. */
+const planOf = (body: Record<string, unknown>) => {
+  const p = policyOf(body);
+  return resolveGraphPlan(p.graph, null, p.graph_generation);
+};
 
 function rejects(fn: () => unknown): { message: string; details: Record<string, any> } {
   try {
@@ -87,27 +94,25 @@ describe('defaults and modes', () => {
 
 describe('legacy forms', () => {
   it('graph_generation manual: label, source_node_id / target_node_id / relationship_type', () => {
-    const plan = resolveGraphPlan(
-      graphOf({
-        graph_generation: {
-          mode: 'manual',
-          manual: {
-            nodes: [
-              { id: 'p1', label: 'Person', properties: { name: 'Ann' } },
-              { id: 'c1', label: 'Company', properties: {} },
-            ],
-            relationships: [
-              {
-                source_node_id: 'p1',
-                target_node_id: 'c1',
-                relationship_type: 'WORKS_AT',
-                properties: { since: 2021 },
-              },
-            ],
-          },
+    const plan = planOf({
+      graph_generation: {
+        mode: 'manual',
+        manual: {
+          nodes: [
+            { id: 'p1', label: 'Person', properties: { name: 'Ann' } },
+            { id: 'c1', label: 'Company', properties: {} },
+          ],
+          relationships: [
+            {
+              source_node_id: 'p1',
+              target_node_id: 'c1',
+              relationship_type: 'WORKS_AT',
+              properties: { since: 2021 },
+            },
+          ],
         },
-      }),
-    );
+      },
+    });
     assert.deepEqual(plan, {
       mode: 'manual',
       ...empty,
@@ -120,7 +125,7 @@ describe('legacy forms', () => {
   });
 
   it('graph_generation auto: schema_id and property_overrides → node constraints', () => {
-    const graph = graphOf({
+    const policy = policyOf({
       graph_generation: {
         mode: 'auto',
         auto: {
@@ -129,8 +134,8 @@ describe('legacy forms', () => {
         },
       },
     });
-    assert.equal(requestedSchemaId(graph), 'sch_1');
-    assert.deepEqual(resolveGraphPlan(graph), {
+    assert.equal(requestedSchemaId(policy.graph, policy.graph_generation), 'sch_1');
+    assert.deepEqual(resolveGraphPlan(policy.graph, null, policy.graph_generation), {
       mode: 'auto',
       schema_id: 'sch_1',
       ...empty,
@@ -140,19 +145,30 @@ describe('legacy forms', () => {
     });
   });
 
+  it('a policy stored before plans were kept reads its graph_generation from inside graph', () => {
+    const generation = { mode: 'manual', manual: { nodes: [{ id: 'a', label: 'T', properties: {} }] } };
+    assert.deepEqual(storedGraphPolicy({ graph: { mode: 'manual', legacy_graph_generation: generation } }), {
+      graph: { mode: 'manual' },
+      graph_generation: generation,
+    });
+    assert.deepEqual(storedGraphPolicy({ graph: { mode: 'auto' }, graph_generation: generation }), {
+      graph: { mode: 'auto' },
+      graph_generation: generation,
+    });
+    assert.deepEqual(storedGraphPolicy({}), { graph: {}, graph_generation: undefined });
+  });
+
   it('policy wins over graph_generation: its manual block is ignored under mode auto', () => {
-    const plan = resolveGraphPlan(
-      graphOf({
-        policy: { graph: { mode: 'auto' } },
-        graph_generation: {
-          mode: 'manual',
-          manual: {
-            nodes: [{ id: 'p1', label: 'Person', properties: {} }],
-            relationships: [{ source_node_id: 'p1', target_node_id: '$this', relationship_type: 'IN' }],
-          },
+    const plan = planOf({
+      policy: { graph: { mode: 'auto' } },
+      graph_generation: {
+        mode: 'manual',
+        manual: {
+          nodes: [{ id: 'p1', label: 'Person', properties: {} }],
+          relationships: [{ source_node_id: 'p1', target_node_id: '$this', relationship_type: 'IN' }],
         },
-      }),
-    );
+      },
+    });
     assert.deepEqual(plan, { mode: 'auto', ...empty });
   });
 
@@ -204,73 +220,76 @@ describe('legacy forms', () => {
     );
   });
 
-  it('constraint spellings: create aliases, link_only, on_miss, bare search strings, search defaults, set forms', () => {
-    const plan = resolveGraphPlan({
-      node_constraints: [
+  it(
+    'constraint spellings: create aliases, link_only, ' + 'on_miss, bare search strings, search defaults, set forms',
+    () => {
+      const plan = resolveGraphPlan({
+        node_constraints: [
+          {
+            node_type: 'A',
+            create: 'auto',
+            search: { properties: ['id', { name: 'title' }, { name: 'name', mode: 'fuzzy' }] },
+          },
+          {
+            node_type: 'B',
+            create: 'never',
+            search: {
+              mode: 'semantic',
+              threshold: 0.7,
+              properties: [{ name: 'title' }, { name: 'code', mode: 'exact', threshold: 0.5 }],
+            },
+          },
+          { node_type: 'C', link_only: true, set: { s: { value: 1 }, t: { a: 1 }, u: [1, 2] } },
+          { node_type: 'D', create: 'lookup', on_miss: 'create', when: {}, search: {} },
+        ],
+        edge_constraints: [
+          { edge_type: 'MITIGATES', create: 'never', search: { properties: ['name'] }, source_type: 'Behavior' },
+        ],
+      });
+      assert.deepEqual(plan.node_constraints, [
         {
           node_type: 'A',
-          create: 'auto',
-          search: { properties: ['id', { name: 'title' }, { name: 'name', mode: 'fuzzy' }] },
+          search: {
+            properties: [
+              { name: 'id', mode: 'exact' },
+              { name: 'title', mode: 'semantic', threshold: 0.85 },
+              { name: 'name', mode: 'fuzzy', threshold: 0.8 },
+            ],
+          },
+          ...upsert,
         },
         {
           node_type: 'B',
-          create: 'never',
           search: {
-            mode: 'semantic',
-            threshold: 0.7,
-            properties: [{ name: 'title' }, { name: 'code', mode: 'exact', threshold: 0.5 }],
+            properties: [
+              { name: 'title', mode: 'semantic', threshold: 0.7 },
+              { name: 'code', mode: 'exact' },
+            ],
           },
+          ...lookup,
         },
-        { node_type: 'C', link_only: true, set: { s: { value: 1 }, t: { a: 1 }, u: [1, 2] } },
-        { node_type: 'D', create: 'lookup', on_miss: 'create', when: {}, search: {} },
-      ],
-      edge_constraints: [
-        { edge_type: 'MITIGATES', create: 'never', search: { properties: ['name'] }, source_type: 'Behavior' },
-      ],
-    });
-    assert.deepEqual(plan.node_constraints, [
-      {
-        node_type: 'A',
-        search: {
-          properties: [
-            { name: 'id', mode: 'exact' },
-            { name: 'title', mode: 'semantic', threshold: 0.85 },
-            { name: 'name', mode: 'fuzzy', threshold: 0.8 },
-          ],
+        {
+          node_type: 'C',
+          set: {
+            s: { mode: 'exact', value: 1 },
+            t: { mode: 'exact', value: { a: 1 } },
+            u: { mode: 'exact', value: [1, 2] },
+          },
+          ...lookup,
         },
-        ...upsert,
-      },
-      {
-        node_type: 'B',
-        search: {
-          properties: [
-            { name: 'title', mode: 'semantic', threshold: 0.7 },
-            { name: 'code', mode: 'exact' },
-          ],
+        { node_type: 'D', ...upsert },
+      ]);
+      assert.deepEqual(plan.edge_constraints, [
+        {
+          edge_type: 'MITIGATES',
+          direction: 'outgoing',
+          source_type: 'Behavior',
+          search: { properties: [{ name: 'name', mode: 'exact' }] },
+          ...lookup,
         },
-        ...lookup,
-      },
-      {
-        node_type: 'C',
-        set: {
-          s: { mode: 'exact', value: 1 },
-          t: { mode: 'exact', value: { a: 1 } },
-          u: { mode: 'exact', value: [1, 2] },
-        },
-        ...lookup,
-      },
-      { node_type: 'D', ...upsert },
-    ]);
-    assert.deepEqual(plan.edge_constraints, [
-      {
-        edge_type: 'MITIGATES',
-        direction: 'outgoing',
-        source_type: 'Behavior',
-        search: { properties: [{ name: 'name', mode: 'exact' }] },
-        ...lookup,
-      },
-    ]);
-  });
+      ]);
+    },
+  );
 });
 
 describe('link_to inside the plan', () => {
@@ -383,33 +402,34 @@ describe('conflicts are 422 naming the fields', () => {
     assert.equal(b.details.issues[0].field, 'relationships.0.source_node_id');
   });
 
-  it('mode auto with nodes; mode none with content; manual with constraints; manual without nodes; duplicate ids', () => {
-    const nodes = [{ id: 'a', type: 'T', properties: {} }];
-    assert.deepEqual(rejects(() => resolveGraphPlan({ mode: 'auto', nodes })).details, { fields: ['mode', 'nodes'] });
-    assert.deepEqual(rejects(() => resolveGraphPlan({ mode: 'none', link_to: 'Task:title' })).details, {
-      fields: ['mode', 'link_to'],
-    });
-    assert.deepEqual(rejects(() => resolveGraphPlan({ mode: 'manual', nodes, link_to: 'Task:title' })).details, {
-      fields: ['mode', 'link_to'],
-    });
-    assert.deepEqual(rejects(() => resolveGraphPlan({ mode: 'manual' })).details, { fields: ['mode', 'nodes'] });
-    assert.deepEqual(rejects(() => resolveGraphPlan({ nodes: [...nodes, ...nodes] })).details, {
-      fields: ['nodes'],
-      id: 'a',
-    });
-  });
+  it(
+    'mode auto with nodes; mode none with content; ' + 'manual with constraints; manual without nodes; duplicate ids',
+    () => {
+      const nodes = [{ id: 'a', type: 'T', properties: {} }];
+      assert.deepEqual(rejects(() => resolveGraphPlan({ mode: 'auto', nodes })).details, { fields: ['mode', 'nodes'] });
+      assert.deepEqual(rejects(() => resolveGraphPlan({ mode: 'none', link_to: 'Task:title' })).details, {
+        fields: ['mode', 'link_to'],
+      });
+      assert.deepEqual(rejects(() => resolveGraphPlan({ mode: 'manual', nodes, link_to: 'Task:title' })).details, {
+        fields: ['mode', 'link_to'],
+      });
+      assert.deepEqual(rejects(() => resolveGraphPlan({ mode: 'manual' })).details, { fields: ['mode', 'nodes'] });
+      assert.deepEqual(rejects(() => resolveGraphPlan({ nodes: [...nodes, ...nodes] })).details, {
+        fields: ['nodes'],
+        id: 'a',
+      });
+    },
+  );
 
   it('empty lists are not content: no conflict, and they do not hide graph_generation', () => {
     assert.deepEqual(resolveGraphPlan({ mode: 'none', nodes: [], link_to: [], node_constraints: [] }), {
       mode: 'none',
       ...empty,
     });
-    const plan = resolveGraphPlan(
-      graphOf({
-        memory_policy: { nodes: [] },
-        graph_generation: { mode: 'manual', manual: { nodes: [{ id: 'a', label: 'T', properties: {} }] } },
-      }),
-    );
+    const plan = planOf({
+      memory_policy: { nodes: [] },
+      graph_generation: { mode: 'manual', manual: { nodes: [{ id: 'a', label: 'T', properties: {} }] } },
+    });
     assert.deepEqual(plan.nodes, [{ id: 'a', type: 'T', properties: {} }]);
   });
 

@@ -30,17 +30,19 @@ import {
  *   constraints are defaults for auto mode and are dropped.
  * - none: nothing; a request that says none and also asks for graph content is a conflict.
  *
- * @param graph `NormalisedPolicy.graph` (may hold `legacy_graph_generation`).
- * @param schemaPolicy The `memory_policy` of the schema named by `requestedSchemaId(graph)`, if any.
+ * @param graph `NormalisedPolicy.graph`: the request's graph keys (policy.graph over memory_policy).
+ * @param schemaPolicy The `memory_policy` of the schema named by `requestedSchemaId(graph, …)`, if any.
+ * @param graphGeneration The deprecated `graph_generation`, a level between the two.
  * @throws AppError 422 naming the offending or conflicting fields.
  */
 export function resolveGraphPlan(
   graph: Record<string, unknown> | null | undefined,
   schemaPolicy?: Record<string, unknown> | null,
+  graphGeneration?: unknown,
 ): GraphPlan {
   const request = asObject(graph, 'policy.graph');
   const levels: PolicyLevel[] = [readLevel(request, '')];
-  if (request.legacy_graph_generation != null) levels.push(readGraphGeneration(request.legacy_graph_generation));
+  if (graphGeneration != null) levels.push(readGraphGeneration(graphGeneration));
   if (schemaPolicy != null)
     levels.push(readLevel(asObject(schemaPolicy, 'schema.memory_policy'), 'schema.memory_policy'));
   levels.forEach(checkLevel);
@@ -102,11 +104,29 @@ export function applyConsent(plan: GraphPlan, consent: string | null | undefined
  * `graph_generation.auto.schema_id`), so the caller can load that schema's memory_policy
  * before calling `resolveGraphPlan`.
  */
-export function requestedSchemaId(graph: Record<string, unknown> | null | undefined): string | undefined {
+export function requestedSchemaId(
+  graph: Record<string, unknown> | null | undefined,
+  graphGeneration?: unknown,
+): string | undefined {
   const request = asObject(graph, 'policy.graph');
   const fromRequest = readLevel({ schema_id: request.schema_id }, '').schema_id;
-  if (fromRequest !== undefined || request.legacy_graph_generation == null) return fromRequest;
-  return readGraphGeneration(request.legacy_graph_generation).schema_id;
+  if (fromRequest !== undefined || graphGeneration == null) return fromRequest;
+  return readGraphGeneration(graphGeneration).schema_id;
+}
+
+/** A memory's graph policy as the edge normalised it: the request's graph keys, and the deprecated graph_generation. */
+export interface GraphPolicy {
+  graph: Record<string, unknown>;
+  graph_generation?: unknown;
+}
+
+/**
+ * The graph policy of a stored memory's `policy`. Memories stored before the plan was kept
+ * with them (migration 0015) carried graph_generation inside `graph`, as `legacy_graph_generation`.
+ */
+export function storedGraphPolicy(policy: Record<string, unknown> | null | undefined): GraphPolicy {
+  const { legacy_graph_generation: inside, ...graph } = asObject(policy?.graph, 'policy.graph');
+  return { graph, graph_generation: policy?.graph_generation ?? inside ?? undefined };
 }
 
 /** A level's own mode, or manual when it gives manual nodes without one. */

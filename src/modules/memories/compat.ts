@@ -1,7 +1,8 @@
 import { unprocessable } from '../../shared/errors.ts';
 import type { AddMemoryBody } from './memories.schemas.ts';
 
-type Obj = Record<string, any>;
+type Obj = Record<string, unknown>;
+type TransformEmbedding = NonNullable<NonNullable<AddMemoryBody['policy']>['transform_embedding']>;
 
 /** The one internal shape of a memory write, whatever names and deprecated forms arrived. */
 export interface MemoryInput {
@@ -17,13 +18,16 @@ export interface MemoryInput {
   occurredAt: Date | null;
 }
 
-export interface NormalisedPolicy {
+/** A type, not an interface: it is stored as the row's `policy` (a `Record<string, unknown>`). */
+export type NormalisedPolicy = {
   graph: Obj;
-  transform_embedding?: Obj;
+  /** The deprecated graph_generation, kept beside `graph` (policy.graph and memory_policy win over it). */
+  graph_generation?: Obj;
+  transform_embedding?: TransformEmbedding;
   consent?: string;
   risk?: string;
   acl?: { read?: string[]; write?: string[] };
-}
+};
 
 /** Deprecated query parameters of POST /v1/memory and the batch endpoint. */
 export interface LegacyQuery {
@@ -48,6 +52,14 @@ function pick<T>(current: T | undefined, deprecated: T | undefined, names: [stri
   return current ?? deprecated;
 }
 
+/**
+ * A deprecated metadata key read as a string field: the metadata is open, so its value may be
+ * of any type; one that is not a string is not read (like a malformed `metadata.acl`).
+ */
+function legacyString(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
 function parseOccurredAt(value: unknown): Date | null {
   if (typeof value !== 'string') return null;
   const d = new Date(value);
@@ -65,6 +77,10 @@ export function normaliseMemory(
   legacy: LegacyQuery = {},
 ): MemoryInput {
   const b: AddMemoryBody = { ...body };
+  const fill = <K extends keyof AddMemoryBody>(k: K) => {
+    const value = defaults[k];
+    if (b[k] === undefined && value !== undefined) b[k] = value;
+  };
   for (const k of [
     'external_user_id',
     'namespace_id',
@@ -74,23 +90,26 @@ export function normaliseMemory(
     'graph_generation',
     'user_id',
   ] as const) {
-    if (b[k] === undefined && defaults[k] !== undefined) (b as Obj)[k] = defaults[k];
+    fill(k);
   }
   const metadata: Obj = { ...(b.metadata ?? {}) };
   // Deprecated scope and policy keys inside metadata.
-  const externalUserId = pick(b.external_user_id, metadata.external_user_id, [
+  const externalUserId = pick(b.external_user_id, legacyString(metadata.external_user_id), [
     'external_user_id',
     'metadata.external_user_id',
   ]);
-  const namespaceId = pick(b.namespace_id, metadata.namespace_id, ['namespace_id', 'metadata.namespace_id']);
-  const userId = pick(b.user_id, metadata.user_id, ['user_id', 'metadata.user_id']);
+  const namespaceId = pick(b.namespace_id, legacyString(metadata.namespace_id), [
+    'namespace_id',
+    'metadata.namespace_id',
+  ]);
+  const userId = pick(b.user_id, legacyString(metadata.user_id), ['user_id', 'metadata.user_id']);
   for (const k of ['external_user_id', 'namespace_id', 'user_id', 'organization_id']) delete metadata[k];
   if (metadata.category !== undefined) metadata.category = canonicalCategory(metadata.category);
 
-  const policy: Obj = { ...(b.policy ?? {}) };
-  const mp: Obj = { ...(b.memory_policy ?? {}) };
-  const legacyConsent = metadata.consent;
-  const legacyRisk = metadata.risk;
+  const policy: NonNullable<AddMemoryBody['policy']> = { ...(b.policy ?? {}) };
+  const mp: NonNullable<AddMemoryBody['memory_policy']> = { ...(b.memory_policy ?? {}) };
+  const legacyConsent = legacyString(metadata.consent);
+  const legacyRisk = legacyString(metadata.risk);
   const legacyAcl = metadata.acl;
   delete metadata.consent;
   delete metadata.risk;
@@ -109,7 +128,6 @@ export function normaliseMemory(
   // Graph: policy.graph > memory_policy > graph_generation (spec: policy takes precedence).
   const { acl: _a, consent: _c, risk: _r, ...mpGraph } = mp;
   const graph: Obj = {
-    ...(b.graph_generation ? { legacy_graph_generation: b.graph_generation } : {}),
     ...mpGraph,
     ...(policy.graph ?? {}),
   };
@@ -150,7 +168,7 @@ export function normaliseMemory(
     externalUserId,
     userId,
     namespaceId,
-    policy: { graph, transform_embedding: transform, consent, risk, acl },
+    policy: { graph, graph_generation: b.graph_generation, transform_embedding: transform, consent, risk, acl },
     occurredAt: parseOccurredAt(metadata.createdAt),
   };
 }

@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '../../platform/db/index.ts';
-import type { GraphPlan } from '../graph/index.ts';
+import { storedGraphPolicy, type GraphPlan, type GraphPolicy } from '../graph/index.ts';
 import type { NamespaceAccess } from '../namespaces/index.ts';
 import type { UserDirectory } from '../users/index.ts';
 import { requirePermission, type Actor } from '../../shared/actor.ts';
@@ -36,7 +36,7 @@ interface LifecycleDeps {
   publish: Publish;
   users: Pick<UserDirectory, 'get' | 'findByExternalId'>;
   namespaces: Pick<NamespaceAccess, 'resolveWriteNamespace'>;
-  planGraph(db: Queryable, actor: Actor, graph: Record<string, unknown>): Promise<GraphPlan>;
+  planGraph(db: Queryable, actor: Actor, policy: GraphPolicy): Promise<GraphPlan>;
 }
 
 const scopeOf = (actor: Actor) => ({ organizationId: actor.organizationId, namespaceId: actor.namespaceId });
@@ -85,6 +85,7 @@ export function createMemoryLifecycle(deps: LifecycleDeps) {
       if (!current) throw notFound(`Memory ${id}`);
       checkWrite(current, reader);
       const patch: MemoryPatch = {};
+      let graphPolicy: GraphPolicy | undefined;
       let chunks: ChunkData[] | undefined;
       if (body.content !== undefined && body.content !== current.content) {
         patch.content_bytes = checkSize(body.content);
@@ -115,11 +116,12 @@ export function createMemoryLifecycle(deps: LifecycleDeps) {
           {},
           legacy,
         );
-        patch.policy = {
-          ...current.policy,
-          ...input.policy,
-          graph: { ...current.policy.graph, ...input.policy.graph },
+        graphPolicy = storedGraphPolicy(current.policy);
+        graphPolicy = {
+          graph: { ...graphPolicy.graph, ...input.policy.graph },
+          graph_generation: input.policy.graph_generation ?? graphPolicy.graph_generation,
         };
+        patch.policy = { ...current.policy, ...input.policy, ...graphPolicy };
         if (input.policy.acl) {
           const acl = aclLists({ userId: current.user_id, externalUserId: current.external_user_id }, input.policy.acl);
           patch.acl_read = acl.read;
@@ -131,7 +133,7 @@ export function createMemoryLifecycle(deps: LifecycleDeps) {
       if (body.namespace_id !== undefined)
         patch.namespace_id = await resolveWriteNamespace(db, actor, body.namespace_id);
       // A changed policy is resolved into the plan the next processing builds from.
-      if (patch.policy) patch.graph_plan = await planGraph(db, actor, patch.policy.graph as Record<string, unknown>);
+      if (graphPolicy) patch.graph_plan = await planGraph(db, actor, graphPolicy);
       // What the graph is built from changed: process the memory again (docs/graph.md).
       const reprocess =
         patch.content !== undefined ||

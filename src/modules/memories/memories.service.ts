@@ -1,6 +1,6 @@
 import type { Db, Queryable } from '../../platform/db/index.ts';
 import type { Logger } from '../../platform/log.ts';
-import type { GraphPlan } from '../graph/index.ts';
+import type { GraphPlan, GraphPolicy } from '../graph/index.ts';
 import type { UserDirectory, UserRow } from '../users/index.ts';
 import type { NamespaceAccess } from '../namespaces/index.ts';
 import { requirePermission, type Actor } from '../../shared/actor.ts';
@@ -33,7 +33,7 @@ export interface MemoriesDeps {
   namespaces: Pick<NamespaceAccess, 'resolveWriteNamespace'>;
   /** The write-time check of a memory's graph policy (the graph module's). */
   /** The graph plan of a memory being written, resolved once (the graph module's; 422 when it cannot be). */
-  planGraph(db: Queryable, actor: Actor, graph: Record<string, unknown>): Promise<GraphPlan>;
+  planGraph(db: Queryable, actor: Actor, policy: GraphPolicy): Promise<GraphPlan>;
 }
 
 export interface AddedMemory {
@@ -108,7 +108,7 @@ export function createMemoriesService(deps: MemoriesDeps) {
         type: input.type,
         metadata: input.metadata,
         context: input.context ?? null,
-        policy: input.policy as Record<string, any>,
+        policy: input.policy,
         acl_read: acl.read,
         acl_write: acl.write,
         consent: input.policy.consent ?? 'implicit',
@@ -164,7 +164,7 @@ export function createMemoriesService(deps: MemoriesDeps) {
       requirePermission(actor, 'write');
       const { input, bytes } = prepare(actor, body, {}, opts);
       // The graph is built later, in the job, from the plan resolved now: a bad graph policy is the caller's 422.
-      const plan = await planGraph(db, actor, input.policy.graph);
+      const plan = await planGraph(db, actor, input.policy);
       const hook = await deps.webhooks.check(opts.webhook_url, opts.webhook_secret);
       const [chunks] = await buildChunks([input.content], embedders);
       const [row] = await db.transaction((tx) => storeAll(tx, actor, [{ input, plan, chunks, bytes }], opts, { hook }));
@@ -214,7 +214,7 @@ export function createMemoriesService(deps: MemoriesDeps) {
       const namespaceChecks = new Map<string | undefined, Promise<AppError | null>>();
       const refusal = (check: Promise<unknown>) => appErrorOf(check).then((r) => (r instanceof AppError ? r : null));
       const problemOf = async (x: (typeof ok)[number]) => {
-        const plan = await appErrorOf(planGraph(db, actor, x.input.policy.graph));
+        const plan = await appErrorOf(planGraph(db, actor, x.input.policy));
         if (plan instanceof AppError) return plan;
         plans.set(x.index, plan);
         if (!namespaceChecks.has(x.input.namespaceId))
