@@ -64,7 +64,8 @@ for (const store of STORES) {
       ? `${m('process').toFixed(2)} s (${(N / m('process')).toFixed(0)}/s)`
       : `${(m('process') * 1000).toFixed(0)} ms`;
   rows.push(
-    `| ${store} | ${N} | ${m('accept').toFixed(2)} s (${(N / m('accept')).toFixed(0)}/s) | ${processed} | ${m('total').toFixed(2)} s |`,
+    `| ${store} | ${N} | ${m('accept').toFixed(2)} s (${(N / m('accept')).toFixed(0)}/s) | ${processed} | ` +
+      `${m('total').toFixed(2)} s |`,
   );
 }
 await receiver.close();

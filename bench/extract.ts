@@ -60,22 +60,27 @@ const show = (rows: [string, number][], n: number) =>
 console.log(`extractor ${extractor.id} on ${memories.length} LoCoMo turns (${FILE})`);
 console.log(`first call (cold)       ${fmt(coldMs)}`);
 console.log(
-  `per memory              median ${fmt(median(latencies))}, p95 ${fmt(percentile(latencies, 95))}, max ${fmt(Math.max(...latencies))}`,
+  `per memory              median ${fmt(median(latencies))}, p95 ${fmt(percentile(latencies, 95))}, max ` +
+    `${fmt(Math.max(...latencies))}`,
 );
 console.log(
-  `throughput              ${((memories.length / totalMs) * 1000).toFixed(0)} memories/s wall (one core, sequential); CPU ${cpuMsPerMemory.toFixed(2)} ms/memory = ${(1000 / cpuMsPerMemory).toFixed(0)} memories/s`,
+  `throughput              ${((memories.length / totalMs) * 1000).toFixed(0)} memories/s wall (one core, ` +
+    `sequential); CPU ${cpuMsPerMemory.toFixed(2)} ms/memory = ${(1000 / cpuMsPerMemory).toFixed(0)} memories/s`,
 );
 console.log(`nodes                   ${nodes.length} (${(nodes.length / memories.length).toFixed(2)}/memory)`);
 console.log(
-  `relationships           ${rels.length} (${(rels.length / memories.length).toFixed(2)}/memory), typed ${typed.length}, MENTIONED_WITH ${rels.length - typed.length}`,
+  `relationships           ${rels.length} (${(rels.length / memories.length).toFixed(2)}/memory), typed ` +
+    `${typed.length}, MENTIONED_WITH ${rels.length - typed.length}`,
 );
 console.log(
-  `memories with a typed relationship: ${results.filter((r) => r.relationships.some((x) => x.type !== 'MENTIONED_WITH')).length}`,
+  `memories with a typed relationship: ` +
+    `${results.filter((r) => r.relationships.some((x) => x.type !== 'MENTIONED_WITH')).length}`,
 );
 console.log(`node types              ${show(count(nodes.map((n) => n.type)), 10)}`);
 console.log(`relationship types      ${show(count(rels.map((r) => r.type)), 20)}`);
 console.log(
-  `top non-speaker nodes   ${show(count(nodes.filter((n) => n.key !== 'speaker').map((n) => `${n.type}:${n.name}`)), 15)}`,
+  `top non-speaker nodes   ` +
+    `${show(count(nodes.filter((n) => n.key !== 'speaker').map((n) => `${n.type}:${n.name}`)), 15)}`,
 );
 for (let i = 0; i < SAMPLES; i++) {
   const at = Math.floor(((i + 0.5) * memories.length) / SAMPLES);

@@ -69,7 +69,8 @@ const rows: string[] = [];
   const warm = await coldStart({ DATA_DIR: dir, BOOTSTRAP_API_KEY: key });
   const me = await meLatency({ DATA_DIR: dir, BOOTSTRAP_API_KEY: key }, key);
   rows.push(
-    `pglite    cold start median ${fmt(median(colds))} (n=${COLD_RUNS}); restart ${fmt(warm)}; /me p50 ${fmt(median(me))} p95 ${fmt(percentile(me, 95))} (n=${me.length})`,
+    `pglite    cold start median ${fmt(median(colds))} (n=${COLD_RUNS}); restart ${fmt(warm)}; /me p50 ` +
+      `${fmt(median(me))} p95 ${fmt(percentile(me, 95))} (n=${me.length})`,
   );
 }
 {
@@ -80,7 +81,8 @@ const rows: string[] = [];
     meLatency({ DATA_DIR: tmp(), DATABASE_URL: url, BOOTSTRAP_API_KEY: key }, key),
   );
   rows.push(
-    `postgres  cold start median ${fmt(median(colds))} (n=${COLD_RUNS}); /me p50 ${fmt(median(me))} p95 ${fmt(percentile(me, 95))} (n=${me.length})`,
+    `postgres  cold start median ${fmt(median(colds))} (n=${COLD_RUNS}); /me p50 ${fmt(median(me))} p95 ` +
+      `${fmt(percentile(me, 95))} (n=${me.length})`,
   );
 }
 console.log(rows.join('\n'));

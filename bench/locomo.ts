@@ -95,20 +95,23 @@ for (const { extra: EXTRA, ingestMs, processMs, latencies, scores } of runs) {
 
   const store = PG_BASE ? 'postgres' : 'pglite';
   console.log(
-    `LoCoMo evidence recall (%) on ${store}: ${conversations.length} conversations, ${memories.length} turns, ${questions.length} questions; search extra ${JSON.stringify(EXTRA)}`,
+    `LoCoMo evidence recall (%) on ${store}: ${conversations.length} conversations, ${memories.length} ` +
+      `turns, ${questions.length} questions; search extra ${JSON.stringify(EXTRA)}`,
   );
   console.log(`${'category'.padEnd(16)}${'n'.padStart(6)}${KS.map((k) => `R@${k}`.padStart(6)).join('')}`);
   for (const g of groups)
     console.log(`${g.name.padEnd(16)}${String(g.rows.length).padStart(6)}${mean(g.rows).map(pct).join('')}`);
   console.log(
-    `ingest: ${memories.length} memories in ${(ingestMs / 1000).toFixed(1)} s (${(memories.length / (ingestMs / 1000)).toFixed(1)} memories/s)`,
+    `ingest: ${memories.length} memories in ${(ingestMs / 1000).toFixed(1)} s ` +
+      `(${(memories.length / (ingestMs / 1000)).toFixed(1)} memories/s)`,
   );
   if (GRAPH)
     console.log(
       `background processing (graph) finished ${(processMs / 1000).toFixed(1)} s after the last batch was accepted`,
     );
   console.log(
-    `search: p50 ${fmt(median(latencies))}, p95 ${fmt(percentile(latencies, 95))} (n=${latencies.length}, ${CONCURRENCY} in flight)`,
+    `search: p50 ${fmt(median(latencies))}, p95 ${fmt(percentile(latencies, 95))} (n=${latencies.length}, ` +
+      `${CONCURRENCY} in flight)`,
   );
   console.log(
     JSON.stringify({

@@ -64,7 +64,8 @@ const VARIANTS: Record<string, unknown>[] = GRAPH
 for (const s of STORES) if (s !== 'pglite' && s !== 'postgres') throw new Error(`SEARCH_STORES: unknown store ${s}`);
 
 const corpus = syntheticMemories(Math.max(...SIZES), USERS);
-// One query set per size: a server keeps an LRU of query embeddings, so a repeated text would be cheaper than a new one.
+// One query set per size: a server keeps an LRU of query embeddings, so a repeated text would be cheaper
+// than a new one.
 const querySets = syntheticQueries((WARMUP + QUERIES) * SIZES.length * VARIANTS.length, USERS);
 const queriesFor = (i: number) => querySets.slice(i * (WARMUP + QUERIES), (i + 1) * (WARMUP + QUERIES));
 
@@ -112,7 +113,8 @@ async function openStore(store: Store): Promise<BenchStore> {
         const t1 = performance.now();
         await s.api.waitProcessed();
         console.log(
-          `  graph: every memory processed ${((performance.now() - t1) / 1000).toFixed(1)} s after the last batch was accepted`,
+          `  graph: every memory processed ${((performance.now() - t1) / 1000).toFixed(1)} s after the ` +
+            `last batch was accepted`,
         );
       }
       mark({ ingested: (s.ingested = size) });
@@ -157,7 +159,9 @@ const embedder = await embedderThroughput(
 );
 if (!KEEP_DIR) fs.rmSync(embedderDir, { recursive: true, force: true });
 console.log(
-  `embedder ${embedder.ids.join(' + ')}: ${embedder.textsPerSec.toFixed(1)} texts/s (${Math.min(EMBED_TEXTS, corpus.length)} texts, batches of ${BATCH_SIZE}); one query alone p50 ${fmt(embedder.queryP50Ms!)} (the floor of a search's latency)`,
+  `embedder ${embedder.ids.join(' + ')}: ${embedder.textsPerSec.toFixed(1)} texts/s ` +
+    `(${Math.min(EMBED_TEXTS, corpus.length)} texts, batches of ${BATCH_SIZE}); one query alone p50 ` +
+    `${fmt(embedder.queryP50Ms!)} (the floor of a search's latency)`,
 );
 
 const results: Record<string, unknown>[] = [];
@@ -176,7 +180,8 @@ for (const store of STORES) {
       const ingest =
         ingestPerSec === undefined
           ? 'ingest: reused'
-          : `ingest ${from}→${size}: ${ingestPerSec.toFixed(1)} memories/s (${(ingestPerSec / embedder.textsPerSec).toFixed(2)}× embedder)`;
+          : `ingest ${from}→${size}: ${ingestPerSec.toFixed(1)} memories/s ` +
+            `(${(ingestPerSec / embedder.textsPerSec).toFixed(2)}× embedder)`;
       for (const [v, extra] of VARIANTS.entries()) {
         const lat = await searchLatencies(s.api, queriesFor(i * VARIANTS.length + v), extra);
         const tag = GRAPH ? ` ${extra.enable_agentic_graph ? 'agentic' : 'plain'}` : '';

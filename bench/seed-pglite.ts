@@ -46,7 +46,8 @@ for (const { name } of await target.query<{ name: string }>(
 
 const tables = (
   await source.query<{ table_name: string }>(
-    `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name <> 'schema_migrations' ORDER BY 1`,
+    `SELECT table_name FROM information_schema.tables
+     WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name <> 'schema_migrations' ORDER BY 1`,
   )
 ).rows.map((r) => r.table_name);
 
@@ -55,14 +56,16 @@ await source.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY'); // one sn
 for (const table of tables) {
   const cols = (
     await source.query<{ column_name: string }>(
-      `SELECT column_name FROM information_schema.columns WHERE table_schema = 'public' AND table_name = $1 AND is_generated = 'NEVER' ORDER BY ordinal_position`,
+      `SELECT column_name FROM information_schema.columns
+       WHERE table_schema = 'public' AND table_name = $1 AND is_generated = 'NEVER' ORDER BY ordinal_position`,
       [table],
     )
   ).rows
     .map((r) => `"${r.column_name}"`)
     .join(', ');
   await source.query(
-    `DECLARE rows_of_${table} NO SCROLL CURSOR FOR SELECT row_to_json(t)::text AS j FROM (SELECT ${cols} FROM "${table}") t`,
+    `DECLARE rows_of_${table} NO SCROLL CURSOR FOR
+     SELECT row_to_json(t)::text AS j FROM (SELECT ${cols} FROM "${table}") t`,
   );
   let copied = 0;
   await target.transaction(async (tx) => {
@@ -86,7 +89,8 @@ console.log(`copied in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 await target.exec(`SET maintenance_work_mem = '1GB'`);
 for (const slot of ['embedding', 'embedding2'] as const) {
   const models = await target.query<{ model: string; dims: number }>(
-    `SELECT DISTINCT ${slot}_model AS model, vector_dims(${slot}) AS dims FROM memory_chunks WHERE ${slot}_model IS NOT NULL`,
+    `SELECT DISTINCT ${slot}_model AS model, vector_dims(${slot}) AS dims FROM memory_chunks
+     WHERE ${slot}_model IS NOT NULL`,
   );
   for (const { model, dims } of models) {
     const t = performance.now();

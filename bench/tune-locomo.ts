@@ -71,7 +71,8 @@ if (process.env.TUNE_GRAPH === '1') {
   const [{ mentions }] = await db.query<{ mentions: number }>(`SELECT count(*)::int AS mentions FROM memory_nodes`);
   console.error(
     `graph built for ${ids.length} memories in ${((performance.now() - t1) / 1000).toFixed(1)} s: ` +
-      `${size.nodes} nodes, ${size.edges} relationships, ${mentions} memory-node links (${mentions - size.nodes} mentions reused an existing node)`,
+      `${size.nodes} nodes, ${size.edges} relationships, ${mentions} memory-node links ` +
+      `(${mentions - size.nodes} mentions reused an existing node)`,
   );
 }
 

@@ -8,7 +8,9 @@ describe('module boundary check', () => {
   it('passes imports through a module door, of platform and shared code, and within a module', () => {
     const r = checkBoundaries(
       tree({
-        'src/modules/a/a.service.ts': `import { b } from '../b/index.ts';\nimport { x } from './a.store.ts';\nimport { db } from '../../platform/db/index.ts';`,
+        'src/modules/a/a.service.ts':
+          `import { b } from '../b/index.ts';\nimport { x } from './a.store.ts';\n` +
+          `import { db } from '../../platform/db/index.ts';`,
         'src/modules/a/a.store.ts': `export const x = 1;`,
         'src/modules/b/index.ts': `export const b = 1;`,
         'src/app.ts': `import { a } from './modules/a/index.ts';`,

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { checkTestList, findTestFiles, listedTestFiles } from './check-test-list.ts';
 
 const SCRIPT =
-  'tsx scripts/check-test-list.ts && node --import tsx --test --test-concurrency=1 src/a/a.test.ts ./src/b/b.test.ts test/c.test.ts';
+  'tsx scripts/check-test-list.ts && node --import tsx --test --test-concurrency=1 ' +
+  'src/a/a.test.ts ./src/b/b.test.ts test/c.test.ts';
 
 describe('test list check', () => {
   it('reads the files of the node --test command, not the options or the other commands', () => {

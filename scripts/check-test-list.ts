@@ -109,7 +109,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   for (const f of report.nonexistent) console.error(`listed in the "test" script but does not exist: ${f}`);
   if (report.missing.length || report.nonexistent.length) {
     console.error(
-      `test list: ${report.missing.length} test files not run by npm test, ${report.nonexistent.length} listed files missing`,
+      `test list: ${report.missing.length} test files not run by npm test, ${report.nonexistent.length} ` +
+        `listed files missing`,
     );
     process.exit(1);
   }

@@ -105,6 +105,8 @@ export async function runKillScenario(opts: {
     let recoveryMs = 0;
     for (let round = 0; round < 5 && !recoveryMs; round++) {
       const survivor = await startServer(env);
+      // The survivor stops whatever happened; an unclean stop is the error reported.
+      let failure: { error: unknown } | undefined;
       try {
         const until = Date.now() + 300_000;
         for (;;) {
@@ -113,9 +115,11 @@ export async function runKillScenario(opts: {
           if (Date.now() > until) throw new Error(`not all completed: ${JSON.stringify(found)}`);
           await sleep(50);
         }
-      } finally {
-        if ((await survivor.stop()) !== 0) throw new Error(`survivor did not stop cleanly:\n${survivor.output()}`);
+      } catch (error) {
+        failure = { error };
       }
+      if ((await survivor.stop()) !== 0) throw new Error(`survivor did not stop cleanly:\n${survivor.output()}`);
+      if (failure) throw failure.error;
       const open = await withStore((db) => db.query(`SELECT 1 FROM memories WHERE status <> 'completed' LIMIT 1`));
       if (!open.length) recoveryMs = performance.now() - t0;
     }

@@ -56,7 +56,7 @@ export async function startServer(env: Record<string, string>, timeoutMs = 90_00
   const r = runMain({ ...env, PORT: String(port) });
   const url = `http://127.0.0.1:${port}`;
   let exitCode: number | null | undefined;
-  r.exited.then((code) => (exitCode = code));
+  void r.exited.then((code) => (exitCode = code)); // `exited` never rejects
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (exitCode !== undefined) throw new Error(`server exited with ${exitCode}:\n${r.output()}`);

@@ -98,10 +98,12 @@ describe('roles on PostgreSQL', () => {
         CREATE TABLE test_transitions (memory_id text NOT NULL, status text NOT NULL);
         CREATE FUNCTION test_record_transition() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
-          IF NEW.status IS DISTINCT FROM OLD.status THEN INSERT INTO test_transitions VALUES (NEW.id, NEW.status); END IF;
+          IF NEW.status IS DISTINCT FROM OLD.status
+            THEN INSERT INTO test_transitions VALUES (NEW.id, NEW.status); END IF;
           RETURN NEW;
         END $$;
-        CREATE TRIGGER test_transitions AFTER UPDATE OF status ON memories FOR EACH ROW EXECUTE FUNCTION test_record_transition();`);
+        CREATE TRIGGER test_transitions AFTER UPDATE OF status ON memories
+          FOR EACH ROW EXECUTE FUNCTION test_record_transition();`);
         const workers = [runMain({ ...env, ROLES: 'worker' }), runMain({ ...env, ROLES: 'worker' })];
         try {
           const headers = { 'X-API-Key': key, 'Content-Type': 'application/json' };
@@ -124,7 +126,8 @@ describe('roles on PostgreSQL', () => {
             await sleep(100);
           }
           const { rows } = await db.query(
-            `SELECT status, count(*)::int AS n, count(DISTINCT memory_id)::int AS memories FROM test_transitions GROUP BY status ORDER BY status`,
+            `SELECT status, count(*)::int AS n, count(DISTINCT memory_id)::int AS memories
+             FROM test_transitions GROUP BY status ORDER BY status`,
           );
           assert.deepEqual(
             rows,
@@ -135,7 +138,8 @@ describe('roles on PostgreSQL', () => {
             'each memory processed and completed once',
           );
           const { rows: jobs } = await db.query(
-            `SELECT status, attempts, count(*)::int AS n FROM jobs WHERE kind = 'memory.process' GROUP BY status, attempts`,
+            `SELECT status, attempts, count(*)::int AS n FROM jobs
+             WHERE kind = 'memory.process' GROUP BY status, attempts`,
           );
           assert.deepEqual(jobs, [{ status: 'completed', attempts: 1, n: 40 }]);
           for (const w of workers) assert.doesNotMatch(w.output(), /"level":(50|60)/, 'no errors logged');

@@ -37,7 +37,9 @@ describe('start-up on the embedded store', () => {
     // Keys are stored only as hashes.
     const db = await openPglite(dir);
     try {
-      const rows = await db.query('SELECT key_hash, key_prefix FROM api_keys');
+      const rows = await db.query<{ key_hash: string; key_prefix: string }>(
+        'SELECT key_hash, key_prefix FROM api_keys',
+      );
       const key = fs.readFileSync(path.join(dir, 'bootstrap-api-key'), 'utf8').trim();
       assert.equal(rows.length, 1);
       assert.notEqual(rows[0].key_hash, key);

@@ -40,7 +40,8 @@ export async function waitFor<T>(
     if (value) return value as Exclude<T, Falsy>;
     if (Date.now() > deadline) {
       throw new Error(
-        `waitFor: timed out after ${timeoutMs} ms waiting for ${options.what ?? describe(fn)} (last value: ${String(value)})`,
+        `waitFor: timed out after ${timeoutMs} ms waiting for ${options.what ?? describe(fn)} (last value: ` +
+          `${String(value)})`,
       );
     }
     await sleep(intervalMs);

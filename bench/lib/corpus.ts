@@ -105,91 +105,106 @@ const TEMPLATES: Template[] = [
     category: 'preference',
     role: 'user',
     text: (w) =>
-      `${w.person()} prefers ${w.food()} for ${w.any(W.OCCASIONS)}, but avoids ${w.food()} because it is too ${w.adj()}.`,
+      `${w.person()} prefers ${w.food()} for ${w.any(W.OCCASIONS)}, but avoids ${w.food()} because it is ` +
+      `too ${w.adj()}.`,
   },
   {
     category: 'preference',
     role: 'user',
     text: (w) =>
-      `For ${w.any(W.OCCASIONS)} I like ${w.any(W.CUISINES)} places with ${a(w.adj())} atmosphere; my favorite dish there is ${w.food()}.`,
+      `For ${w.any(W.OCCASIONS)} I like ${w.any(W.CUISINES)} places with ${a(w.adj())} atmosphere; my ` +
+      `favorite dish there is ${w.food()}.`,
   },
   {
     category: 'context',
     role: 'assistant',
     text: (w) =>
-      `Meeting notes ${w.date()}: ${w.person()} and ${w.person()} discussed the ${w.adj()} ${w.noun()} for project ${w.project()}; next step is to ${w.any(W.TASK_VERBS)} the ${w.noun()} by ${w.any(W.WEEKDAYS)}.`,
+      `Meeting notes ${w.date()}: ${w.person()} and ${w.person()} discussed the ${w.adj()} ${w.noun()} for ` +
+      `project ${w.project()}; next step is to ${w.any(W.TASK_VERBS)} the ${w.noun()} by ${w.any(W.WEEKDAYS)}.`,
   },
   {
     category: 'task',
     role: 'user',
     text: (w) =>
-      `Task: ${w.any(W.TASK_VERBS)} the ${w.noun()} for ${w.person()} before ${w.date()} at ${w.time()}, and remind me ${w.count()} days ahead.`,
+      `Task: ${w.any(W.TASK_VERBS)} the ${w.noun()} for ${w.person()} before ${w.date()} at ${w.time()}, ` +
+      `and remind me ${w.count()} days ahead.`,
   },
   {
     category: 'fact',
     role: 'assistant',
     text: (w) =>
-      `Project ${w.project()} runs on ${w.any(W.TECH)} and ${w.any(W.TECH)}, is owned by ${w.fullName()}, and its ${w.adj()} ${w.noun()} milestone moved to ${w.any(W.MONTHS)}.`,
+      `Project ${w.project()} runs on ${w.any(W.TECH)} and ${w.any(W.TECH)}, is owned by ${w.fullName()}, ` +
+      `and its ${w.adj()} ${w.noun()} milestone moved to ${w.any(W.MONTHS)}.`,
   },
   {
     category: 'fact',
     role: 'user',
     text: (w) =>
-      `${w.person()} lives in ${w.city()} near the ${w.any(W.VENUES)} and usually takes the ${w.any(W.TRANSPORT)} to work.`,
+      `${w.person()} lives in ${w.city()} near the ${w.any(W.VENUES)} and usually takes the ` +
+      `${w.any(W.TRANSPORT)} to work.`,
   },
   {
     category: 'skills',
     role: 'user',
     text: (w) =>
-      `${w.person()} took up ${w.hobby()} in ${w.year()} and practises every ${w.any(W.WEEKDAYS)} ${w.any(W.PARTS_OF_DAY)} with ${w.any(W.RELATIONS)} at the ${w.any(W.VENUES)}.`,
+      `${w.person()} took up ${w.hobby()} in ${w.year()} and practises every ${w.any(W.WEEKDAYS)} ` +
+      `${w.any(W.PARTS_OF_DAY)} with ${w.any(W.RELATIONS)} at the ${w.any(W.VENUES)}.`,
   },
   {
     category: 'task',
     role: 'assistant',
     text: (w) =>
-      `Trip to ${w.city()} in ${w.any(W.MONTHS)}: book ${a(w.adj())} hotel near the ${w.any(W.VENUES)}, try the local ${w.food()}, and meet ${w.person()} for ${w.hobby()}.`,
+      `Trip to ${w.city()} in ${w.any(W.MONTHS)}: book ${a(w.adj())} hotel near the ${w.any(W.VENUES)}, ` +
+      `try the local ${w.food()}, and meet ${w.person()} for ${w.hobby()}.`,
   },
   {
     category: 'preference',
     role: 'user',
     text: (w) =>
-      `${capitalise(w.any(W.RELATIONS))} ${w.person()} has a birthday on ${w.date()}; gift ideas are ${a(w.adj())} ${w.noun()}, ${w.hobby()} gear, or dinner at ${a(w.any(W.CUISINES))} restaurant.`,
+      `${capitalise(w.any(W.RELATIONS))} ${w.person()} has a birthday on ${w.date()}; gift ideas are ` +
+      `${a(w.adj())} ${w.noun()}, ${w.hobby()} gear, or dinner at ${a(w.any(W.CUISINES))} restaurant.`,
   },
   {
     category: 'fact',
     role: 'user',
     text: (w) =>
-      `${w.person()} is allergic to ${w.any(W.ALLERGENS)} and cannot eat ${w.food()}; the appointment with Dr. ${w.any(W.LEXICON.lastNames)} is on ${w.date()}.`,
+      `${w.person()} is allergic to ${w.any(W.ALLERGENS)} and cannot eat ${w.food()}; the appointment with ` +
+      `Dr. ${w.any(W.LEXICON.lastNames)} is on ${w.date()}.`,
   },
   {
     category: 'goal',
     role: 'user',
     text: (w) =>
-      `Goal for ${w.year() + 6}: read ${w.count()} books about ${w.plural()} a month and get better at ${w.hobby()}, with ${w.person()} keeping me accountable.`,
+      `Goal for ${w.year() + 6}: read ${w.count()} books about ${w.plural()} a month and get better at ` +
+      `${w.hobby()}, with ${w.person()} keeping me accountable.`,
   },
   {
     category: 'context',
     role: 'assistant',
     text: (w) =>
-      `Reminded ${w.person()} that the ${w.adj()} ${w.noun()} from ${w.city()} arrives on ${w.any(W.WEEKDAYS)}; they asked to move the ${w.hobby()} session to the ${w.any(W.PARTS_OF_DAY)}.`,
+      `Reminded ${w.person()} that the ${w.adj()} ${w.noun()} from ${w.city()} arrives on ` +
+      `${w.any(W.WEEKDAYS)}; they asked to move the ${w.hobby()} session to the ${w.any(W.PARTS_OF_DAY)}.`,
   },
   {
     category: 'learning',
     role: 'assistant',
     text: (w) =>
-      `Learned that the ${w.noun()} service in ${w.project()} depends on the ${w.adj()} ${w.noun()}; ${w.person()} suggested we ${w.any(W.TASK_VERBS)} it during the ${w.any(W.MONTHS)} sprint.`,
+      `Learned that the ${w.noun()} service in ${w.project()} depends on the ${w.adj()} ${w.noun()}; ` +
+      `${w.person()} suggested we ${w.any(W.TASK_VERBS)} it during the ${w.any(W.MONTHS)} sprint.`,
   },
   {
     category: 'fact',
     role: 'user',
     text: (w) =>
-      `${w.fullName()} works as ${a(w.any(W.JOBS))} in ${w.city()} and prefers ${w.any(W.CHANNELS)} in the ${w.any(W.PARTS_OF_DAY)}.`,
+      `${w.fullName()} works as ${a(w.any(W.JOBS))} in ${w.city()} and prefers ${w.any(W.CHANNELS)} in the ` +
+      `${w.any(W.PARTS_OF_DAY)}.`,
   },
   {
     category: 'task',
     role: 'user',
     text: (w) =>
-      `Ordered ${a(w.adj())} ${w.noun()} and ${w.count()} boxes of ${w.food()} for ${w.any(W.OCCASIONS)}; delivery is expected on ${w.any(W.WEEKDAYS)}.`,
+      `Ordered ${a(w.adj())} ${w.noun()} and ${w.count()} boxes of ${w.food()} for ${w.any(W.OCCASIONS)}; ` +
+      `delivery is expected on ${w.any(W.WEEKDAYS)}.`,
   },
 ];
 

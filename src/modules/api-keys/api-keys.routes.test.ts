@@ -21,42 +21,45 @@ for (const store of testStores) {
     const mint = (namespaceId: string, body: Record<string, unknown>, key = t.key) =>
       call('POST', `/v1/namespace/${namespaceId}/api-keys`, body, key);
 
-    it('mints a key (full key once, prefix = first 24 chars, hash stored) that works only inside its namespace', async () => {
-      const res = await mint(ns, { name: 'ingest bot', environment: 'staging', permissions: ['read', 'write'] });
-      assert.equal(res.statusCode, 200, res.body);
-      const d = res.json().data;
-      assert.equal(res.json().status, 'success');
-      assert.equal(d.key_prefix, d.key.slice(0, 24));
-      assert.equal(d.name, 'ingest bot');
-      assert.equal(d.namespace_id, ns);
-      assert.equal(d.organization_id, t.orgId);
-      assert.equal(d.environment, 'staging');
-      assert.deepEqual(d.permissions, ['read', 'write']);
-      assert.equal(d.is_active, true);
-      assert.ok(!Number.isNaN(Date.parse(d.createdAt)));
-      const [stored] = await t.db.query<any>('SELECT key_hash, key_prefix FROM api_keys WHERE id = $1', [d.objectId]);
-      assert.equal(stored.key_hash, hashSecret(d.key));
-      assert.ok(!JSON.stringify(stored).includes(d.key));
+    it(
+      'mints a key (full key once, prefix = first 24 chars, ' + 'hash stored) that works only inside its namespace',
+      async () => {
+        const res = await mint(ns, { name: 'ingest bot', environment: 'staging', permissions: ['read', 'write'] });
+        assert.equal(res.statusCode, 200, res.body);
+        const d = res.json().data;
+        assert.equal(res.json().status, 'success');
+        assert.equal(d.key_prefix, d.key.slice(0, 24));
+        assert.equal(d.name, 'ingest bot');
+        assert.equal(d.namespace_id, ns);
+        assert.equal(d.organization_id, t.orgId);
+        assert.equal(d.environment, 'staging');
+        assert.deepEqual(d.permissions, ['read', 'write']);
+        assert.equal(d.is_active, true);
+        assert.ok(!Number.isNaN(Date.parse(d.createdAt)));
+        const [stored] = await t.db.query<any>('SELECT key_hash, key_prefix FROM api_keys WHERE id = $1', [d.objectId]);
+        assert.equal(stored.key_hash, hashSecret(d.key));
+        assert.ok(!JSON.stringify(stored).includes(d.key));
 
-      // The new key writes into its namespace, is refused elsewhere, and lacks delete.
-      const add = await call('POST', '/v1/memory', { content: 'From the bot.', external_user_id: 'bot-user' }, d.key);
-      assert.equal(add.statusCode, 200, add.body);
-      const memId = add.json().data[0].memoryId;
-      const [row] = await t.db.query<any>('SELECT namespace_id FROM memories WHERE id = $1', [memId]);
-      assert.equal(row.namespace_id, ns);
-      const elsewhere = await makeNamespace(t.db, t.orgId);
-      assertEnvelope(
-        await call('POST', '/v1/memory', { content: 'x', external_user_id: 'b', namespace_id: elsewhere }, d.key),
-        403,
-      );
-      assertEnvelope(await call('DELETE', `/v1/memory/${memId}`, undefined, d.key), 403);
+        // The new key writes into its namespace, is refused elsewhere, and lacks delete.
+        const add = await call('POST', '/v1/memory', { content: 'From the bot.', external_user_id: 'bot-user' }, d.key);
+        assert.equal(add.statusCode, 200, add.body);
+        const memId = add.json().data[0].memoryId;
+        const [row] = await t.db.query<any>('SELECT namespace_id FROM memories WHERE id = $1', [memId]);
+        assert.equal(row.namespace_id, ns);
+        const elsewhere = await makeNamespace(t.db, t.orgId);
+        assertEnvelope(
+          await call('POST', '/v1/memory', { content: 'x', external_user_id: 'b', namespace_id: elsewhere }, d.key),
+          403,
+        );
+        assertEnvelope(await call('DELETE', `/v1/memory/${memId}`, undefined, d.key), 403);
 
-      const list = (await call('GET', `/v1/namespace/${ns}/api-keys`)).json();
-      const listed = list.data.find((k: any) => k.objectId === d.objectId);
-      assert.equal(listed.key_prefix, d.key_prefix);
-      assert.equal(listed.key, undefined);
-      assert.ok(!JSON.stringify(list).includes(d.key));
-    });
+        const list = (await call('GET', `/v1/namespace/${ns}/api-keys`)).json();
+        const listed = list.data.find((k: any) => k.objectId === d.objectId);
+        assert.equal(listed.key_prefix, d.key_prefix);
+        assert.equal(listed.key, undefined);
+        assert.ok(!JSON.stringify(list).includes(d.key));
+      },
+    );
 
     it('defaults: environment production, permissions of the minter; rejects bad input', async () => {
       const d = (await mint(ns, { name: 'defaults' })).json().data;

@@ -25,7 +25,8 @@ export function apiKeysRoutes(keys: ApiKeysService): FastifyPluginAsyncZod {
           params: namespaceKeyParams,
           body: createKeyBody,
           description:
-            "The full key is returned exactly once. A namespace key may mint only for its own namespace; permissions never exceed the minter's.",
+            'The full key is returned exactly once. A namespace key may mint only for its own namespace; ' +
+            "permissions never exceed the minter's.",
           response: { 200: createKeyResponse, ...errorResponses },
         },
       },

@@ -16,7 +16,8 @@ export interface ApiKeyRow {
 }
 
 const COLUMNS =
-  'id, organization_id, namespace_id, user_id, name, environment, permissions, key_prefix, is_active, created_at, last_used_at';
+  'id, organization_id, namespace_id, user_id, name, environment, permissions, ' +
+  'key_prefix, is_active, created_at, last_used_at';
 
 /** The active, unrevoked key with this hash, if any, and whether its namespace (if any) is active. */
 export async function findActiveKeyByHash(
@@ -48,7 +49,8 @@ export interface NewApiKey {
 
 export async function insertApiKey(db: Queryable, k: NewApiKey): Promise<ApiKeyRow> {
   const rows = await db.query<ApiKeyRow>(
-    `INSERT INTO api_keys (id, organization_id, namespace_id, user_id, name, environment, permissions, key_hash, key_prefix)
+    `INSERT INTO api_keys (id, organization_id, namespace_id, user_id, name, environment,
+       permissions, key_hash, key_prefix)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${COLUMNS}`,
     [k.id, k.organizationId, k.namespaceId, k.userId, k.name, k.environment, k.permissions, k.keyHash, k.keyPrefix],
   );
@@ -84,7 +86,8 @@ export async function listNamespaceKeys(
   namespaceId: string,
 ): Promise<ApiKeyRow[]> {
   return db.query<ApiKeyRow>(
-    `SELECT ${COLUMNS} FROM api_keys WHERE organization_id = $1 AND namespace_id = $2 ORDER BY created_at DESC, id DESC`,
+    `SELECT ${COLUMNS} FROM api_keys WHERE organization_id = $1 AND namespace_id = $2
+     ORDER BY created_at DESC, id DESC`,
     [organizationId, namespaceId],
   );
 }

@@ -33,7 +33,8 @@ for (const store of testStores) {
         (await t.db.query<{ at: Date | null }>('SELECT last_used_at AS at FROM api_keys WHERE id = $1', [id]))[0]?.at;
       assert.equal((await me({ 'x-api-key': key })).statusCode, 200);
       let first: Date | null | undefined;
-      for (let i = 0; i < 50 && !(first = await lastUsed()); i++) await new Promise((r) => setTimeout(r, 10)); // written beside the request
+      // written beside the request
+      for (let i = 0; i < 50 && !(first = await lastUsed()); i++) await new Promise((r) => setTimeout(r, 10));
       assert.ok(first instanceof Date);
       // Backdated by two minutes, the store would record the next use; this process has recorded
       // one within the minute, so it sends nothing.
@@ -66,15 +67,19 @@ for (const store of testStores) {
       assert.equal(res2.json().user_id, s.userId);
     });
 
-    it('rejects expired sessions, sessions of another organization beside a key, and Bearer tokens (no provider yet)', async () => {
-      const expired = await makeSession(t.db, t.orgId, 'carol', -1000);
-      assertEnvelope(await me({ 'x-session-token': expired.token }), 401);
-      const other = await makeOrg(t.db);
-      const foreign = await makeSession(t.db, other.organizationId, 'dave');
-      assertEnvelope(await me({ 'x-api-key': t.key, 'x-session-token': foreign.token }), 401);
-      assertEnvelope(await me({ authorization: 'Bearer abc.def.ghi' }), 401);
-      assertEnvelope(await me({ 'x-api-key': t.key, authorization: 'Bearer abc.def.ghi' }), 401);
-    });
+    it(
+      'rejects expired sessions, sessions of another organization beside a key, ' +
+        'and Bearer tokens (no provider yet)',
+      async () => {
+        const expired = await makeSession(t.db, t.orgId, 'carol', -1000);
+        assertEnvelope(await me({ 'x-session-token': expired.token }), 401);
+        const other = await makeOrg(t.db);
+        const foreign = await makeSession(t.db, other.organizationId, 'dave');
+        assertEnvelope(await me({ 'x-api-key': t.key, 'x-session-token': foreign.token }), 401);
+        assertEnvelope(await me({ authorization: 'Bearer abc.def.ghi' }), 401);
+        assertEnvelope(await me({ 'x-api-key': t.key, authorization: 'Bearer abc.def.ghi' }), 401);
+      },
+    );
 
     it('accepts a namespace-scoped key and tolerates client headers', async () => {
       const ns = await makeNamespace(t.db, t.orgId);

@@ -13,7 +13,8 @@ export function authRoutes(auth: Authenticator): FastifyPluginAsyncZod {
           tags: ['auth'],
           summary: 'Current user',
           description:
-            'Accepts X-API-Key, X-Session-Token, Authorization: Bearer, Authorization: Session and Authorization: APIKey.',
+            'Accepts X-API-Key, X-Session-Token, Authorization: Bearer, ' +
+            'Authorization: Session and Authorization: APIKey.',
           response: { 200: meResponse, ...errorResponses },
         },
       },

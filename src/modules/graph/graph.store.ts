@@ -56,7 +56,8 @@ export async function upsertNodes(
   const out = await tx.query<{ id: string; type: string; canonical_key: string; inserted: boolean }>(
     `INSERT INTO graph_nodes (id, organization_id, namespace_key, type, name, canonical_key, properties, schema_id)
      SELECT x.id, $1, $2, x.type, x.name, x.key, x.props::jsonb, x.schema_id
-     FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[]) WITH ORDINALITY AS x(id, type, name, key, props, schema_id, n)
+     FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+       WITH ORDINALITY AS x(id, type, name, key, props, schema_id, n)
      ORDER BY x.n
      ON CONFLICT (organization_id, namespace_key, type, canonical_key)
      DO UPDATE SET properties = graph_nodes.properties || EXCLUDED.properties,
@@ -93,7 +94,8 @@ export async function nodesOfType(
   limit = 500,
 ): Promise<NodeRow[]> {
   return db.query<NodeRow>(
-    `SELECT ${COLUMNS} FROM graph_nodes WHERE organization_id = $1 AND namespace_key = $2 AND type = $3 ORDER BY updated_at DESC LIMIT $4`,
+    `SELECT ${COLUMNS} FROM graph_nodes WHERE organization_id = $1 AND namespace_key = $2 AND type = $3
+     ORDER BY updated_at DESC LIMIT $4`,
     [organizationId, namespaceKey, type, limit],
   );
 }
@@ -109,7 +111,8 @@ export async function setMemoryNodes(
   // A memory's own Memory node stays linked: other memories' relationships point at it.
   await tx.query(
     `WITH linked AS (
-       INSERT INTO memory_nodes (memory_id, node_id, organization_id) SELECT $1, unnest($2::text[]), $3 ON CONFLICT DO NOTHING
+       INSERT INTO memory_nodes (memory_id, node_id, organization_id)
+         SELECT $1, unnest($2::text[]), $3 ON CONFLICT DO NOTHING
      )
      DELETE FROM memory_nodes WHERE memory_id = $1 AND NOT (node_id = ANY($2::text[]))
        AND node_id NOT IN (SELECT id FROM graph_nodes WHERE organization_id = $3 AND type = 'Memory' AND name = $1)`,
@@ -191,7 +194,8 @@ export async function matchNodes(
     ns = `AND namespace_key = $${params.length}`;
   }
   return db.query<NodeRow>(
-    `SELECT ${COLUMNS} FROM graph_nodes WHERE organization_id = $1 AND canonical_key = ANY($2::text[]) AND type <> 'Memory' ${ns} LIMIT $3`,
+    `SELECT ${COLUMNS} FROM graph_nodes
+     WHERE organization_id = $1 AND canonical_key = ANY($2::text[]) AND type <> 'Memory' ${ns} LIMIT $3`,
     params,
   );
 }
@@ -213,8 +217,10 @@ export async function graphLinks(
     `WITH seed AS (SELECT DISTINCT unnest($1::text[]) AS id),
      near AS (
        SELECT id, 0 AS depth FROM seed
-       UNION ALL SELECT x.id, 1 FROM seed s CROSS JOIN LATERAL (SELECT e.target_id AS id FROM graph_edges e WHERE e.source_id = s.id LIMIT $2) x
-       UNION ALL SELECT x.id, 1 FROM seed s CROSS JOIN LATERAL (SELECT e.source_id AS id FROM graph_edges e WHERE e.target_id = s.id LIMIT $2) x
+       UNION ALL SELECT x.id, 1 FROM seed s CROSS JOIN LATERAL
+           (SELECT e.target_id AS id FROM graph_edges e WHERE e.source_id = s.id LIMIT $2) x
+       UNION ALL SELECT x.id, 1 FROM seed s CROSS JOIN LATERAL
+           (SELECT e.source_id AS id FROM graph_edges e WHERE e.target_id = s.id LIMIT $2) x
      ),
      node AS (SELECT id, min(depth) AS depth FROM near GROUP BY id ORDER BY min(depth), id LIMIT $3),
      link AS (
@@ -222,7 +228,8 @@ export async function graphLinks(
        CROSS JOIN LATERAL (SELECT m.memory_id FROM memory_nodes m WHERE m.node_id = n.id LIMIT $4::int + 1) l
      ),
      degree AS (SELECT node_id, count(*)::int AS degree FROM link GROUP BY node_id)
-     SELECT l.node_id, l.depth::int AS depth, l.memory_id, d.degree FROM link l JOIN degree d USING (node_id) WHERE d.degree <= $4`,
+     SELECT l.node_id, l.depth::int AS depth, l.memory_id, d.degree
+     FROM link l JOIN degree d USING (node_id) WHERE d.degree <= $4`,
     [seeds, caps.perSeed, caps.nodes, caps.maxDegree],
   );
 }

@@ -28,12 +28,14 @@ for (const store of testStores) {
     };
     const nodesOf = (memoryId: string) =>
       t.db.query<{ type: string; name: string; properties: Record<string, unknown> }>(
-        `SELECT n.type, n.name, n.properties FROM memory_nodes mn JOIN graph_nodes n ON n.id = mn.node_id WHERE mn.memory_id = $1 ORDER BY n.type, n.name`,
+        `SELECT n.type, n.name, n.properties FROM memory_nodes mn JOIN graph_nodes n ON n.id = mn.node_id
+         WHERE mn.memory_id = $1 ORDER BY n.type, n.name`,
         [memoryId],
       );
     const edgesOf = (memoryId: string) =>
       t.db.query<{ type: string; source: string; target: string }>(
-        `SELECT e.type, s.name AS source, d.name AS target FROM graph_edges e JOIN graph_nodes s ON s.id = e.source_id JOIN graph_nodes d ON d.id = e.target_id
+        `SELECT e.type, s.name AS source, d.name AS target FROM graph_edges e
+         JOIN graph_nodes s ON s.id = e.source_id JOIN graph_nodes d ON d.id = e.target_id
        WHERE e.memory_id = $1 ORDER BY e.type, s.name`,
         [memoryId],
       );
@@ -70,7 +72,8 @@ for (const store of testStores) {
       );
       assert.equal(n, 1);
       const [{ links }] = await t.db.query(
-        `SELECT count(*)::int AS links FROM memory_nodes mn JOIN graph_nodes g ON g.id = mn.node_id WHERE g.canonical_key = 'ana silva'`,
+        `SELECT count(*)::int AS links FROM memory_nodes mn JOIN graph_nodes g ON g.id = mn.node_id
+         WHERE g.canonical_key = 'ana silva'`,
       );
       assert.equal(links, 2, 'one node, linked from both memories');
     });
@@ -110,7 +113,8 @@ for (const store of testStores) {
         memory_policy: { mode: 'auto' },
       });
       const edges = await t.db.query<{ type: string; target: string }>(
-        `SELECT e.type, d.name AS target FROM graph_edges e JOIN graph_nodes d ON d.id = e.target_id WHERE e.memory_id = $1 AND e.type = 'FOLLOWS'`,
+        `SELECT e.type, d.name AS target FROM graph_edges e JOIN graph_nodes d ON d.id = e.target_id
+         WHERE e.memory_id = $1 AND e.type = 'FOLLOWS'`,
         [second],
       );
       assert.deepEqual(edges, [{ type: 'FOLLOWS', target: first }]);
@@ -120,7 +124,8 @@ for (const store of testStores) {
         relationships: [{ source: '$this', target: '$previous', type: 'RESOLVES' }],
       });
       const rel = await t.db.query<{ target: string }>(
-        `SELECT d.name AS target FROM graph_edges e JOIN graph_nodes d ON d.id = e.target_id WHERE e.memory_id = $1 AND e.type = 'RESOLVES'`,
+        `SELECT d.name AS target FROM graph_edges e JOIN graph_nodes d ON d.id = e.target_id
+         WHERE e.memory_id = $1 AND e.type = 'RESOLVES'`,
         [third],
       );
       assert.deepEqual(rel, [{ target: second }]);
@@ -154,83 +159,95 @@ for (const store of testStores) {
       assert.equal(job.attempts, 1, 'an unmeetable constraint is not retried');
     });
 
-    it('node constraints: fuzzy search reuses a near-identical stored node; set writes fixed values; lookup drops unknown ones', async () => {
-      const id = await add({
-        content: 'Ana Silvaa joined Globex Inc in Madrid.',
-        memory_policy: {
-          node_constraints: [
-            {
-              node_type: 'Person',
-              search: { properties: [{ name: 'name', mode: 'fuzzy', threshold: 0.85 }] },
-              set: { status: { mode: 'exact', value: 'vip' } },
-            },
-            { node_type: 'Place', create: 'lookup' },
-          ],
-        },
-      });
-      const nodes = await nodesOf(id);
-      const ana = nodes.find((n) => n.type === 'Person');
-      assert.equal(ana?.name, 'Ana Silva', 'the misspelt name matched the stored person');
-      assert.equal(ana?.properties.status, 'vip');
-      assert.ok(!nodes.some((n) => n.type === 'Place'), 'Madrid is not stored, and lookup does not create it');
-    });
+    it(
+      'node constraints: fuzzy search reuses a near-identical stored node; ' +
+        'set writes fixed values; lookup drops unknown ones',
+      async () => {
+        const id = await add({
+          content: 'Ana Silvaa joined Globex Inc in Madrid.',
+          memory_policy: {
+            node_constraints: [
+              {
+                node_type: 'Person',
+                search: { properties: [{ name: 'name', mode: 'fuzzy', threshold: 0.85 }] },
+                set: { status: { mode: 'exact', value: 'vip' } },
+              },
+              { node_type: 'Place', create: 'lookup' },
+            ],
+          },
+        });
+        const nodes = await nodesOf(id);
+        const ana = nodes.find((n) => n.type === 'Person');
+        assert.equal(ana?.name, 'Ana Silva', 'the misspelt name matched the stored person');
+        assert.equal(ana?.properties.status, 'vip');
+        assert.ok(!nodes.some((n) => n.type === 'Place'), 'Madrid is not stored, and lookup does not create it');
+      },
+    );
 
-    it('a user schema keeps extraction to its types, validates manual nodes at write time, and shows in search', async () => {
-      const created = await post(t, '/v1/schemas', {
-        name: 'CRM',
-        status: 'active',
-        node_types: {
-          Company: { properties: { name: { type: 'string', required: true } } },
-          Deal: { properties: { name: { type: 'string' }, stage: { type: 'string', enum_values: ['open', 'won'] } } },
-        },
-        relationship_types: { ABOUT: { allowed_source_types: ['Memory'], allowed_target_types: ['Deal'] } },
-      });
-      assert.equal(created.statusCode, 201, created.body);
-      const schemaId = created.json().data.id;
-      const id = await add({
-        content: 'Ana Silva closed the deal with Initech Corp.',
-        memory_policy: { schema_id: schemaId },
-      });
-      const nodes = await nodesOf(id);
-      assert.ok(nodes.length > 0 && nodes.every((n) => ['Company', 'Deal'].includes(n.type)), JSON.stringify(nodes));
-      const [row] = await t.db.query(
-        `SELECT schema_id FROM graph_nodes n JOIN memory_nodes mn ON mn.node_id = n.id WHERE mn.memory_id = $1 LIMIT 1`,
-        [id],
-      );
-      assert.equal(row.schema_id, schemaId);
-      const [used] = await t.db.query('SELECT usage_count, last_used_at FROM graph_schemas WHERE id = $1', [schemaId]);
-      assert.equal(used.usage_count, 1, 'the memory that used the schema is counted');
-      assert.ok(used.last_used_at);
-      const res = await post(t, '/v1/memory/search', {
-        query: 'Initech deal',
-        external_user_id: 'gina',
-        schema_id: schemaId,
-      });
-      assert.equal(res.statusCode, 200, res.body);
-      assert.ok(res.json().data.nodes.length > 0 && res.json().data.nodes.every((n: any) => n.schema_id === schemaId));
-      assert.deepEqual(res.json().data.schemas_used, [schemaId]);
-      const bad = await post(t, '/v1/memory', {
-        content: 'Deal update.',
-        external_user_id: 'gina',
-        memory_policy: {
-          mode: 'manual',
+    it(
+      'a user schema keeps extraction to its types, ' + 'validates manual nodes at write time, and shows in search',
+      async () => {
+        const created = await post(t, '/v1/schemas', {
+          name: 'CRM',
+          status: 'active',
+          node_types: {
+            Company: { properties: { name: { type: 'string', required: true } } },
+            Deal: { properties: { name: { type: 'string' }, stage: { type: 'string', enum_values: ['open', 'won'] } } },
+          },
+          relationship_types: { ABOUT: { allowed_source_types: ['Memory'], allowed_target_types: ['Deal'] } },
+        });
+        assert.equal(created.statusCode, 201, created.body);
+        const schemaId = created.json().data.id;
+        const id = await add({
+          content: 'Ana Silva closed the deal with Initech Corp.',
+          memory_policy: { schema_id: schemaId },
+        });
+        const nodes = await nodesOf(id);
+        assert.ok(nodes.length > 0 && nodes.every((n) => ['Company', 'Deal'].includes(n.type)), JSON.stringify(nodes));
+        const [row] = await t.db.query(
+          `SELECT schema_id FROM graph_nodes n JOIN memory_nodes mn ON mn.node_id = n.id
+           WHERE mn.memory_id = $1 LIMIT 1`,
+          [id],
+        );
+        assert.equal(row.schema_id, schemaId);
+        const [used] = await t.db.query('SELECT usage_count, last_used_at FROM graph_schemas WHERE id = $1', [
+          schemaId,
+        ]);
+        assert.equal(used.usage_count, 1, 'the memory that used the schema is counted');
+        assert.ok(used.last_used_at);
+        const res = await post(t, '/v1/memory/search', {
+          query: 'Initech deal',
+          external_user_id: 'gina',
           schema_id: schemaId,
-          nodes: [
-            { id: 'd', type: 'Deal', properties: { name: 'Big', stage: 'lost' } },
-            { id: 'x', type: 'Unicorn', properties: {} },
-          ],
-        },
-      });
-      assert.equal(bad.statusCode, 422, bad.body);
-      assert.match(JSON.stringify(bad.json().details), /Unicorn/);
-      assert.match(JSON.stringify(bad.json().details), /stage/);
-      const missing = await post(t, '/v1/memory', {
-        content: 'x',
-        external_user_id: 'gina',
-        memory_policy: { schema_id: 'no-such-schema' },
-      });
-      assert.equal(missing.statusCode, 404, missing.body);
-    });
+        });
+        assert.equal(res.statusCode, 200, res.body);
+        assert.ok(
+          res.json().data.nodes.length > 0 && res.json().data.nodes.every((n: any) => n.schema_id === schemaId),
+        );
+        assert.deepEqual(res.json().data.schemas_used, [schemaId]);
+        const bad = await post(t, '/v1/memory', {
+          content: 'Deal update.',
+          external_user_id: 'gina',
+          memory_policy: {
+            mode: 'manual',
+            schema_id: schemaId,
+            nodes: [
+              { id: 'd', type: 'Deal', properties: { name: 'Big', stage: 'lost' } },
+              { id: 'x', type: 'Unicorn', properties: {} },
+            ],
+          },
+        });
+        assert.equal(bad.statusCode, 422, bad.body);
+        assert.match(JSON.stringify(bad.json().details), /Unicorn/);
+        assert.match(JSON.stringify(bad.json().details), /stage/);
+        const missing = await post(t, '/v1/memory', {
+          content: 'x',
+          external_user_id: 'gina',
+          memory_policy: { schema_id: 'no-such-schema' },
+        });
+        assert.equal(missing.statusCode, 404, missing.body);
+      },
+    );
 
     it('links to related memories, the conversation context ($context:N) and memories named by id', async () => {
       const a = await add({ content: 'Rowing practice on the river at dawn.', external_user_id: 'rui' });
@@ -238,7 +255,8 @@ for (const store of testStores) {
       await add({ content: 'Tax forms are due in April.', external_user_id: 'rui' });
       const target = (id: string, type: string) =>
         t.db.query<{ name: string }>(
-          `SELECT d.name FROM graph_edges e JOIN graph_nodes d ON d.id = e.target_id WHERE e.memory_id = $1 AND e.type = $2 ORDER BY d.name`,
+          `SELECT d.name FROM graph_edges e JOIN graph_nodes d ON d.id = e.target_id
+           WHERE e.memory_id = $1 AND e.type = $2 ORDER BY d.name`,
           [id, type],
         );
       const r = await add({
@@ -294,29 +312,33 @@ for (const store of testStores) {
       assert.deepEqual(people, ['Ana Silva'], 'Ana met Bruno (second test)');
     });
 
-    it('legacy graph_generation manual (label, source_node_id/target_node_id/relationship_type) builds the same graph', async () => {
-      const id = await add({
-        content: 'Legacy manual graph.',
-        graph_generation: {
-          mode: 'manual',
-          manual: {
-            nodes: [
-              { id: 'a', label: 'Team', properties: { name: 'Platform' } },
-              { id: 'b', label: 'Service', properties: { name: 'Billing API' } },
-            ],
-            relationships: [{ source_node_id: 'a', target_node_id: 'b', relationship_type: 'OWNS' }],
+    it(
+      'legacy graph_generation manual (label, ' +
+        'source_node_id/target_node_id/relationship_type) builds the same graph',
+      async () => {
+        const id = await add({
+          content: 'Legacy manual graph.',
+          graph_generation: {
+            mode: 'manual',
+            manual: {
+              nodes: [
+                { id: 'a', label: 'Team', properties: { name: 'Platform' } },
+                { id: 'b', label: 'Service', properties: { name: 'Billing API' } },
+              ],
+              relationships: [{ source_node_id: 'a', target_node_id: 'b', relationship_type: 'OWNS' }],
+            },
           },
-        },
-      });
-      assert.deepEqual(
-        (await nodesOf(id)).map((n) => `${n.type}:${n.name}`),
-        ['Service:Billing API', 'Team:Platform'],
-      );
-      assert.deepEqual(
-        (await edgesOf(id)).map((e) => `${e.source}-${e.type}->${e.target}`),
-        ['Platform-OWNS->Billing API'],
-      );
-    });
+        });
+        assert.deepEqual(
+          (await nodesOf(id)).map((n) => `${n.type}:${n.name}`),
+          ['Service:Billing API', 'Team:Platform'],
+        );
+        assert.deepEqual(
+          (await edgesOf(id)).map((e) => `${e.source}-${e.type}->${e.target}`),
+          ['Platform-OWNS->Billing API'],
+        );
+      },
+    );
 
     it('search returns the nodes of the returned memories', async () => {
       const res = await post(t, '/v1/memory/search?max_nodes=5', {
@@ -500,18 +522,23 @@ for (const store of testStores) {
       assert.deepEqual(await edgesOf(id), before);
     });
 
-    it('a build that read an older version of the memory is detected (content or policy changed; metadata does not count)', async () => {
-      const id = await add({ content: 'Version one.', external_user_id: 'vera' });
-      const [read] = await t.db.query('SELECT id, content, policy, consent, namespace_id FROM memories WHERE id = $1', [
-        id,
-      ]);
-      const current = () => t.db.transaction((tx) => stillCurrent(tx, read as any));
-      assert.equal(await current(), true);
-      await t.db.query(`UPDATE memories SET metadata = '{"topic":"x"}' WHERE id = $1`, [id]);
-      assert.equal(await current(), true, 'metadata does not change the graph');
-      await t.db.query(`UPDATE memories SET content = 'Version two.' WHERE id = $1`, [id]);
-      assert.equal(await current(), false);
-    });
+    it(
+      'a build that read an older version of the memory is ' +
+        'detected (content or policy changed; metadata does not count)',
+      async () => {
+        const id = await add({ content: 'Version one.', external_user_id: 'vera' });
+        const [read] = await t.db.query(
+          'SELECT id, content, policy, consent, namespace_id FROM memories WHERE id = $1',
+          [id],
+        );
+        const current = () => t.db.transaction((tx) => stillCurrent(tx, read as any));
+        assert.equal(await current(), true);
+        await t.db.query(`UPDATE memories SET metadata = '{"topic":"x"}' WHERE id = $1`, [id]);
+        assert.equal(await current(), true, 'metadata does not change the graph');
+        await t.db.query(`UPDATE memories SET content = 'Version two.' WHERE id = $1`, [id]);
+        assert.equal(await current(), false);
+      },
+    );
 
     it("another organization gets its own nodes and never reaches this one's memories through the graph", async () => {
       const b = await makeOrg(t.db);

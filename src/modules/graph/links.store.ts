@@ -28,9 +28,11 @@ export async function relatedMemoryIds(
 ): Promise<string[]> {
   if (n <= 0) return [];
   const rows = await db.query<{ memory_id: string }>(
-    `WITH q AS (SELECT embedding, embedding_model FROM memory_chunks WHERE memory_id = $1 AND chunk_index = 0 AND embedding IS NOT NULL)
+    `WITH q AS (SELECT embedding, embedding_model FROM memory_chunks
+                WHERE memory_id = $1 AND chunk_index = 0 AND embedding IS NOT NULL)
      SELECT c.memory_id FROM memory_chunks c, q
-     WHERE c.organization_id = $2 AND c.user_id = $3 AND c.memory_id <> $1 AND c.chunk_index = 0 AND c.embedding_model = q.embedding_model
+     WHERE c.organization_id = $2 AND c.user_id = $3 AND c.memory_id <> $1
+       AND c.chunk_index = 0 AND c.embedding_model = q.embedding_model
      ORDER BY c.embedding <=> q.embedding LIMIT $4`,
     [m.id, m.organization_id, m.user_id, n],
   );

@@ -82,7 +82,10 @@ const propertyInput = z.union([
 
 type PropertyIn = z.output<typeof propertyInput>;
 
-/** Fill mode and threshold: the property's own, else the search-level default, else semantic at its default threshold. */
+/**
+ * Fill mode and threshold: the property's own, else the search-level default, else semantic
+ * at its default threshold.
+ */
 function canonicalProperty(
   p: PropertyIn,
   defaults: { mode?: PropertyMatch['mode'] | null; threshold?: number | null },
@@ -135,6 +138,8 @@ export const searchInput = z
   // `search: {}` (or only defaults) selects nothing: the same as no search, not an error.
   .transform((s) => (s.properties.length || s.via_relationship ? s : undefined));
 
+type AutoSetValue = Extract<SetValue, { mode: 'auto' }>;
+
 /**
  * One `set` entry: `{mode: 'auto', ...}` is model extraction; `{mode: 'exact', value}`
  * or `{value}` (spec §2.4 "object with mode and value") is a fixed value; anything else,
@@ -145,10 +150,11 @@ function canonicalSetValue(v: unknown, ctx: z.RefinementCtx, key: string): SetVa
     const o = v as Obj;
     if ('mode' in o) {
       if (o.mode === 'auto')
+        // Shapes only: the pipe into `setValue` below checks the values.
         return compact({
           mode: 'auto' as const,
           prompt: (o.prompt ?? undefined) as string | undefined,
-          text_mode: (o.text_mode ?? undefined) as any,
+          text_mode: (o.text_mode ?? undefined) as AutoSetValue['text_mode'],
         });
       if (o.mode === 'exact' && 'value' in o) return { mode: 'exact', value: o.value };
       ctx.issues.push({

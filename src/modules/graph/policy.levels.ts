@@ -28,7 +28,7 @@ import {
  * decides between levels; this file only knows the accepted spellings of one level.
  */
 
-type Obj = Record<string, any>;
+type Obj = Record<string, unknown>;
 
 /** What one level says; `undefined` means "not said here", so a lower level may say it. */
 export interface PolicyLevel {

@@ -138,7 +138,8 @@ export const relationshipsJsonWire = z
             .enum(['previous_memory_item_id', 'all_previous_memory_items', 'link_to_id'])
             .optional()
             .describe(
-              'previous_memory_item_id: the previous memory; all_previous_memory_items: the conversation; link_to_id (default): related_item_id',
+              'previous_memory_item_id: the previous memory; all_previous_memory_items: the conversation; ' +
+                'link_to_id (default): related_item_id',
             ),
           metadata: z.record(z.string(), z.unknown()).optional().describe('Properties of the relationship'),
         }),

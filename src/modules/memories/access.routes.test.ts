@@ -71,33 +71,37 @@ for (const store of testStores) {
       assert.equal((await get(ids.plain, '?require_consent=true&max_risk=none')).statusCode, 200);
     });
 
-    it('an end user with a session token reaches what they own or what is shared, and writes only with write access', async () => {
-      const hana = await makeSession(t.db, t.orgId, 'hana');
-      const bo = await makeSession(t.db, t.orgId, 'bo');
-      const cy = await makeSession(t.db, t.orgId, 'cy');
-      const as = (s: { token: string }) => ({ 'x-session-token': s.token });
-      const get = (id: string, s: { token: string }) => t.app.inject({ url: `/v1/memory/${id}`, headers: as(s) });
-      const put = (id: string, s: { token: string }) =>
-        t.app.inject({
-          method: 'PUT',
-          url: `/v1/memory/${id}`,
-          headers: as(s),
-          payload: { metadata: { category: 'task' } },
-        });
-      const del = (id: string, s: { token: string }) =>
-        t.app.inject({ method: 'DELETE', url: `/v1/memory/${id}`, headers: as(s) });
-      assert.equal((await get(ids.plain, hana)).statusCode, 200);
-      assert.equal((await get(ids.flagged, hana)).statusCode, 200, 'the owner sees their flagged memory');
-      assertEnvelope(await get(ids.plain, bo), 404);
-      assertEnvelope(await get(ids.flagged, bo), 404);
-      assert.equal((await get(ids.shared, cy)).statusCode, 200, 'shared with the organization');
-      assertEnvelope(await put(ids.shared, cy), 403);
-      assertEnvelope(await del(ids.shared, cy), 403);
-      assert.equal((await put(ids.shared, bo)).statusCode, 200, 'bo is on the write list');
-      assertEnvelope(await put(ids.plain, bo), 404);
-      assertEnvelope(await del(ids.plain, bo), 404);
-      assert.equal((await del(ids.explicit, hana)).statusCode, 200);
-    });
+    it(
+      'an end user with a session token reaches what they own or what is shared, ' +
+        'and writes only with write access',
+      async () => {
+        const hana = await makeSession(t.db, t.orgId, 'hana');
+        const bo = await makeSession(t.db, t.orgId, 'bo');
+        const cy = await makeSession(t.db, t.orgId, 'cy');
+        const as = (s: { token: string }) => ({ 'x-session-token': s.token });
+        const get = (id: string, s: { token: string }) => t.app.inject({ url: `/v1/memory/${id}`, headers: as(s) });
+        const put = (id: string, s: { token: string }) =>
+          t.app.inject({
+            method: 'PUT',
+            url: `/v1/memory/${id}`,
+            headers: as(s),
+            payload: { metadata: { category: 'task' } },
+          });
+        const del = (id: string, s: { token: string }) =>
+          t.app.inject({ method: 'DELETE', url: `/v1/memory/${id}`, headers: as(s) });
+        assert.equal((await get(ids.plain, hana)).statusCode, 200);
+        assert.equal((await get(ids.flagged, hana)).statusCode, 200, 'the owner sees their flagged memory');
+        assertEnvelope(await get(ids.plain, bo), 404);
+        assertEnvelope(await get(ids.flagged, bo), 404);
+        assert.equal((await get(ids.shared, cy)).statusCode, 200, 'shared with the organization');
+        assertEnvelope(await put(ids.shared, cy), 403);
+        assertEnvelope(await del(ids.shared, cy), 403);
+        assert.equal((await put(ids.shared, bo)).statusCode, 200, 'bo is on the write list');
+        assertEnvelope(await put(ids.plain, bo), 404);
+        assertEnvelope(await del(ids.plain, bo), 404);
+        assert.equal((await del(ids.explicit, hana)).statusCode, 200);
+      },
+    );
 
     it('a policy.acl update changes the lists', async () => {
       const id = await addMemory(t, { content: 'Harbor memo to share later.', external_user_id: 'hana' });
@@ -138,7 +142,8 @@ for (const store of testStores) {
           })
           .then((r) => {
             assert.equal(r.statusCode, 200, r.body);
-            // Dense retrieval also brings the organization-wide 'Harbor note shared.' from above: keep this test's memories.
+            // Dense retrieval also brings the organization-wide 'Harbor note shared.' from above: keep
+            // this test's memories.
             return r
               .json()
               .data.memories.map((m: { content: string }) => m.content)

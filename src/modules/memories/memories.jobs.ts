@@ -1,4 +1,3 @@
-import type { Queryable } from '../../platform/db/index.ts';
 import type { JobContext, JobHandler, JobRow, StepWrites } from '../../platform/jobs/index.ts';
 import type { Publish } from '../../platform/events/index.ts';
 import type { MemoryRow } from './memories.store.ts';

@@ -94,50 +94,53 @@ for (const store of testStores) {
       assert.equal(found.length, 1);
     });
 
-    it('batch: stores valid items, reports invalid ones by index, fills the totals, applies batch-level fields', async () => {
-      const ns = await makeNamespace(t.db, t.orgId);
-      const res = await post(t, '/v1/memory/batch', {
-        external_user_id: 'batcher',
-        namespace_id: ns,
-        batch_size: 2,
-        memories: [
-          { content: 'First batch memory about apples.' },
-          { content: 'x'.repeat(4000) },
-          { content: 'Second about pears.', metadata: { category: 'facts' } },
-          { nope: true },
-          { content: 'Third about plums.', external_user_id: 'other-batcher' },
-        ],
-      });
-      assert.equal(res.statusCode, 207, res.body);
-      const b = res.json();
-      assert.equal(b.status, 'partial');
-      assert.equal(b.code, 207);
-      assert.deepEqual(
-        b.errors.map((e: any) => e.index),
-        [1, 3],
-      );
-      assert.match(b.errors[0].error, /4000 bytes/);
-      assert.equal(b.total_processed, 5);
-      assert.equal(b.total_successful, 3);
-      assert.equal(b.total_failed, 2);
-      assert.equal(
-        b.total_content_size,
-        Buffer.byteLength('First batch memory about apples.Second about pears.Third about plums.'),
-      );
-      assert.ok(b.total_storage_size > b.total_content_size);
-      assert.equal(typeof b.batch_id, 'string');
-      const ids = b.successful.map((s: any) => s.data[0].memoryId);
-      const mems = await Promise.all(ids.map(async (id: string) => (await get(id)).json().data.memories[0]));
-      assert.deepEqual(
-        mems.map((m) => m.external_user_id),
-        ['batcher', 'batcher', 'other-batcher'],
-      );
-      assert.ok(mems.every((m) => m.namespace_id === ns));
-      assert.equal(mems[1].category, 'fact');
-      const all = await post(t, '/v1/memory/batch', { memories: [{ content: '' }] });
-      assert.equal(all.statusCode, 422);
-      assert.equal(all.json().status, 'error');
-    });
+    it(
+      'batch: stores valid items, reports invalid ones by index, ' + 'fills the totals, applies batch-level fields',
+      async () => {
+        const ns = await makeNamespace(t.db, t.orgId);
+        const res = await post(t, '/v1/memory/batch', {
+          external_user_id: 'batcher',
+          namespace_id: ns,
+          batch_size: 2,
+          memories: [
+            { content: 'First batch memory about apples.' },
+            { content: 'x'.repeat(4000) },
+            { content: 'Second about pears.', metadata: { category: 'facts' } },
+            { nope: true },
+            { content: 'Third about plums.', external_user_id: 'other-batcher' },
+          ],
+        });
+        assert.equal(res.statusCode, 207, res.body);
+        const b = res.json();
+        assert.equal(b.status, 'partial');
+        assert.equal(b.code, 207);
+        assert.deepEqual(
+          b.errors.map((e: any) => e.index),
+          [1, 3],
+        );
+        assert.match(b.errors[0].error, /4000 bytes/);
+        assert.equal(b.total_processed, 5);
+        assert.equal(b.total_successful, 3);
+        assert.equal(b.total_failed, 2);
+        assert.equal(
+          b.total_content_size,
+          Buffer.byteLength('First batch memory about apples.Second about pears.Third about plums.'),
+        );
+        assert.ok(b.total_storage_size > b.total_content_size);
+        assert.equal(typeof b.batch_id, 'string');
+        const ids = b.successful.map((s: any) => s.data[0].memoryId);
+        const mems = await Promise.all(ids.map(async (id: string) => (await get(id)).json().data.memories[0]));
+        assert.deepEqual(
+          mems.map((m) => m.external_user_id),
+          ['batcher', 'batcher', 'other-batcher'],
+        );
+        assert.ok(mems.every((m) => m.namespace_id === ns));
+        assert.equal(mems[1].category, 'fact');
+        const all = await post(t, '/v1/memory/batch', { memories: [{ content: '' }] });
+        assert.equal(all.statusCode, 422);
+        assert.equal(all.json().status, 'error');
+      },
+    );
 
     it('concurrent batches creating the same new users all succeed', async () => {
       const users = ['cc-a', 'cc-b', 'cc-c', 'cc-d'];

@@ -66,7 +66,7 @@ export function memoriesRoutes(memories: MemoriesService): FastifyPluginAsyncZod
       async (req, reply) => {
         const { memories: items, batch_size, webhook_url, webhook_secret, ...defaults } = req.body;
         // The batch's webhook comes in the body; the query form of POST /v1/memory is accepted too.
-        const r = await memories.addBatch(req.actor, items, defaults as any, batch_size ?? 10, {
+        const r = await memories.addBatch(req.actor, items, defaults, batch_size ?? 10, {
           skipBackgroundProcessing: req.query.skip_background_processing,
           ...req.query,
           webhook_url: webhook_url ?? req.query.webhook_url,

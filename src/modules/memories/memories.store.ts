@@ -10,9 +10,9 @@ export interface MemoryRow {
   external_user_id: string | null;
   content: string;
   type: string;
-  metadata: Record<string, any>;
+  metadata: Record<string, unknown>;
   context: { role: string; content: string }[] | null;
-  policy: Record<string, any>;
+  policy: Record<string, unknown>;
   acl_read: string[];
   acl_write: string[];
   consent: string;
@@ -41,8 +41,9 @@ export interface ChunkData {
   embedding2Model: string | null;
 }
 
-export const MEMORY_COLUMNS = `id, organization_id, namespace_id, user_id, external_user_id, content, type, metadata, context, policy,
-  acl_read, acl_write, consent, risk, status, batch_id, content_bytes, occurred_at, created_at, updated_at`;
+export const MEMORY_COLUMNS = `id, organization_id, namespace_id, user_id, external_user_id, content, type,
+  metadata, context, policy, acl_read, acl_write, consent, risk, status, batch_id, content_bytes, occurred_at,
+  created_at, updated_at`;
 
 /** Rows visible to a scope: always the organization, and the namespace for namespace keys. */
 export interface Scope {
@@ -57,17 +58,19 @@ export async function insertMemories(tx: Queryable, ms: NewMemory[]): Promise<Me
   // Parallel arrays rather than one JSON document: JSON cannot carry every string a text
   // parameter can (a lone surrogate is an error in jsonb, replaced in text).
   const rows = await tx.query<MemoryRow>(
-    `INSERT INTO memories (id, organization_id, namespace_id, user_id, external_user_id, content, type, metadata, context,
-       policy, acl_read, acl_write, consent, risk, status, batch_id, content_bytes, occurred_at, completed_at, graph_plan)
+    `INSERT INTO memories (id, organization_id, namespace_id, user_id, external_user_id, content, type,
+       metadata, context, policy, acl_read, acl_write, consent, risk, status, batch_id, content_bytes,
+       occurred_at, completed_at, graph_plan)
      SELECT m.id, m.org, m.ns, m.usr, m.ext, m.content, m.type, m.metadata::jsonb, m.context::jsonb,
-            m.policy::jsonb, ARRAY(SELECT jsonb_array_elements_text(m.acl_read::jsonb)), ARRAY(SELECT jsonb_array_elements_text(m.acl_write::jsonb)),
+            m.policy::jsonb, ARRAY(SELECT jsonb_array_elements_text(m.acl_read::jsonb)),
+            ARRAY(SELECT jsonb_array_elements_text(m.acl_write::jsonb)),
             m.consent, m.risk, m.status, m.batch_id, m.bytes, m.occurred_at,
             CASE WHEN m.status = 'completed' THEN now() END, m.graph_plan::jsonb
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-                 $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::int[],
-                 $18::timestamptz[], $19::text[])
-          WITH ORDINALITY AS m(id, org, ns, usr, ext, content, type, metadata, context, policy, acl_read, acl_write, consent, risk,
-                               status, batch_id, bytes, occurred_at, graph_plan, n)
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+                 $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[],
+                 $16::text[], $17::int[], $18::timestamptz[], $19::text[])
+          WITH ORDINALITY AS m(id, org, ns, usr, ext, content, type, metadata, context, policy, acl_read, acl_write,
+                               consent, risk, status, batch_id, bytes, occurred_at, graph_plan, n)
      ORDER BY m.n
      RETURNING ${MEMORY_COLUMNS}`,
     [
@@ -107,12 +110,12 @@ export async function insertChunks(tx: Queryable, items: { memory: ChunkOwner; c
   if (!rows.length) return;
   const col = <T>(f: (r: (typeof rows)[number]) => T) => rows.map(f);
   await tx.query(
-    `INSERT INTO memory_chunks (id, memory_id, organization_id, namespace_id, user_id, chunk_index, text, terms, doc_len,
-       embedding, embedding_model, embedding2, embedding2_model)
+    `INSERT INTO memory_chunks (id, memory_id, organization_id, namespace_id, user_id, chunk_index,
+       text, terms, doc_len, embedding, embedding_model, embedding2, embedding2_model)
      SELECT c.id, c.memory_id, c.org, c.ns, c.usr, c.idx, c.text, to_tsvector('simple', c.terms), c.doc_len,
             c.e1::vector, c.m1, c.e2::vector, c.m2
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::text[], $8::text[], $9::int[],
-                 $10::text[], $11::text[], $12::text[], $13::text[])
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::text[], $8::text[],
+                 $9::int[], $10::text[], $11::text[], $12::text[], $13::text[])
           AS c(id, memory_id, org, ns, usr, idx, text, terms, doc_len, e1, m1, e2, m2)`,
     [
       col((r) => r.c.id),
@@ -262,7 +265,8 @@ export async function deleteNamespaceMemories(tx: Queryable, organizationId: str
 /** Keep the namespace's memories but move them out of it (memory and chunk rows alike). */
 export async function detachNamespaceMemories(tx: Queryable, organizationId: string, id: string): Promise<number> {
   const rows = await tx.query(
-    'UPDATE memories SET namespace_id = NULL, updated_at = now() WHERE organization_id = $1 AND namespace_id = $2 RETURNING id',
+    'UPDATE memories SET namespace_id = NULL, updated_at = now() ' +
+      'WHERE organization_id = $1 AND namespace_id = $2 RETURNING id',
     [organizationId, id],
   );
   await tx.query('UPDATE memory_chunks SET namespace_id = NULL WHERE organization_id = $1 AND namespace_id = $2', [

@@ -24,7 +24,7 @@ export function allowedValues(f: SafetyFilter): { consent?: string[]; risk?: str
   let risk: string[] | undefined;
   const narrow = (cur: string[] | undefined, next: string[]) => (cur ? cur.filter((v) => next.includes(v)) : next);
   if (f.min_consent) {
-    const min = CONSENT_LEVELS.indexOf(f.min_consent as any);
+    const min = (CONSENT_LEVELS as readonly string[]).indexOf(f.min_consent);
     consent = narrow(
       consent,
       levels(CONSENT_LEVELS, (i) => i >= (min < 0 ? 0 : min)),
@@ -41,7 +41,7 @@ export function allowedValues(f: SafetyFilter): { consent?: string[]; risk?: str
       CONSENT_LEVELS.filter((c) => !f.exclude_consent!.includes(c)),
     );
   if (f.max_risk) {
-    const max = RISK_LEVELS.indexOf(f.max_risk as any);
+    const max = (RISK_LEVELS as readonly string[]).indexOf(f.max_risk);
     risk = narrow(
       risk,
       levels(RISK_LEVELS, (i) => i <= (max < 0 ? RISK_LEVELS.length - 1 : max)),

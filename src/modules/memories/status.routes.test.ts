@@ -51,28 +51,32 @@ for (const store of testStores) {
       await t.close();
     });
 
-    it('a new memory is quick_saved (searchable) with a job in the same transaction, then completed by the worker', async () => {
-      const id = await addMemory(t, { content: 'Ana keeps her bike in the garage.', external_user_id: 'ana' });
-      const s = await status(id);
-      assert.equal(s.code, 200);
-      assert.equal(s.status, 'success');
-      assert.equal(s.memory_id, id);
-      assert.equal(s.processing_status, 'quick_saved');
-      assert.equal(s.completed_at, null);
-      assert.equal(s.error, null);
-      assert.equal((await get(`/v1/memory/${id}`)).statusCode, 200, 'readable before processing');
-      const jobs = await t.db.query(`SELECT kind, status, organization_id FROM jobs WHERE payload->>'memory_id' = $1`, [
-        id,
-      ]);
-      assert.deepEqual(jobs, [{ kind: MEMORY_PROCESS, status: 'queued', organization_id: t.orgId }]);
+    it(
+      'a new memory is quick_saved (searchable) ' + 'with a job in the same transaction, then completed by the worker',
+      async () => {
+        const id = await addMemory(t, { content: 'Ana keeps her bike in the garage.', external_user_id: 'ana' });
+        const s = await status(id);
+        assert.equal(s.code, 200);
+        assert.equal(s.status, 'success');
+        assert.equal(s.memory_id, id);
+        assert.equal(s.processing_status, 'quick_saved');
+        assert.equal(s.completed_at, null);
+        assert.equal(s.error, null);
+        assert.equal((await get(`/v1/memory/${id}`)).statusCode, 200, 'readable before processing');
+        const jobs = await t.db.query(
+          `SELECT kind, status, organization_id FROM jobs WHERE payload->>'memory_id' = $1`,
+          [id],
+        );
+        assert.deepEqual(jobs, [{ kind: MEMORY_PROCESS, status: 'queued', organization_id: t.orgId }]);
 
-      await startWorker(buildWorker({ config: testConfig({ WORKER_POLL_MS: '50' }), db: t.db, log }));
-      await waitFor(async () => (await status(id)).processing_status === 'completed');
-      const done = await status(id);
-      assert.ok(Date.parse(done.processing_started_at) >= Date.parse(done.created_at));
-      assert.ok(Date.parse(done.completed_at) >= Date.parse(done.processing_started_at));
-      assert.equal(done.error, null);
-    });
+        await startWorker(buildWorker({ config: testConfig({ WORKER_POLL_MS: '50' }), db: t.db, log }));
+        await waitFor(async () => (await status(id)).processing_status === 'completed');
+        const done = await status(id);
+        assert.ok(Date.parse(done.processing_started_at) >= Date.parse(done.created_at));
+        assert.ok(Date.parse(done.completed_at) >= Date.parse(done.processing_started_at));
+        assert.equal(done.error, null);
+      },
+    );
 
     it('skip_background_processing=true: completed right after the quick save, no job', async () => {
       const res = await post(t, '/v1/memory?skip_background_processing=true', {
@@ -125,7 +129,7 @@ for (const store of testStores) {
         {
           name: 'graph',
           run: async (m: { id: string }) => {
-            const [row] = await t.db.query('SELECT content FROM memories WHERE id = $1', [m.id]);
+            const [row] = await t.db.query<{ content: string }>('SELECT content FROM memories WHERE id = $1', [m.id]);
             if (row.content.includes('POISON')) throw new Error('extractor refused the content');
           },
         },

@@ -25,7 +25,8 @@ export interface MemoryStatusRow {
 }
 
 const COLUMNS =
-  'id, organization_id, batch_id, status, status_error, created_at, updated_at, processing_started_at, completed_at, failed_at';
+  'id, organization_id, batch_id, status, status_error, created_at, ' +
+  'updated_at, processing_started_at, completed_at, failed_at';
 
 export async function getMemoryStatus(db: Queryable, scope: Scope, id: string): Promise<MemoryStatusRow | undefined> {
   const params: unknown[] = [id];
@@ -144,7 +145,8 @@ export async function requeueProcessing(
   id: string,
 ): Promise<MemoryStatusRow | undefined> {
   const rows = await db.query<MemoryStatusRow>(
-    `UPDATE memories SET status = 'quick_saved', status_error = NULL, completed_at = NULL, failed_at = NULL, updated_at = now()
+    `UPDATE memories SET status = 'quick_saved', status_error = NULL,
+       completed_at = NULL, failed_at = NULL, updated_at = now()
      WHERE id = $1 AND organization_id = $2 AND status IN ('completed', 'failed', 'processing') RETURNING ${COLUMNS}`,
     [id, organizationId],
   );

@@ -44,7 +44,8 @@ for (const store of testStores) {
       assert.equal(ns.organization_id, t.orgId);
       assert.equal(ns.environment_type, 'staging');
       assert.equal(ns.is_active, true);
-      assert.deepEqual(ns.rate_limits, { requests_per_minute: 100 }); // null values are stripped at the edge (null = absent)
+      // null values are stripped at the edge (null = absent)
+      assert.deepEqual(ns.rate_limits, { requests_per_minute: 100 });
       assert.deepEqual(ns.default_policy, { consent: 'explicit' });
       assert.equal(ns.memoriesCount, 0);
       assert.equal(ns.storageCount, 0);
@@ -111,147 +112,168 @@ for (const store of testStores) {
       assert.equal((await call('GET', `/v1/namespace/${mine}`)).statusCode, 200);
     });
 
-    it('a deactivated namespace refuses its keys (403) and new memories, keeps old ones readable, and comes back', async () => {
-      const ns = await makeNamespace(t.db, t.orgId, 'sleepy');
-      const nsKey = (await makeKey(t.db, t.orgId, { namespaceId: ns })).key;
-      const id = await addMemory(t, { content: 'Written while awake', external_user_id: 'u9', namespace_id: ns });
-      assert.equal((await call('PUT', `/v1/namespace/${ns}`, { is_active: false })).statusCode, 200);
-      assertEnvelope(await call('GET', '/me', undefined, nsKey), 403);
-      assertEnvelope(
-        await call('POST', '/v1/memory', { content: 'Written while asleep', external_user_id: 'u9' }, nsKey),
-        403,
-      );
-      assertEnvelope(
-        await call('POST', '/v1/memory', { content: 'Written while asleep', external_user_id: 'u9', namespace_id: ns }),
-        403,
-      );
-      assert.equal((await call('GET', `/v1/memory/${id}`)).statusCode, 200, 'the organization key still reads it');
-      assert.equal((await t.db.query('SELECT count(*)::int AS n FROM memories WHERE namespace_id = $1', [ns]))[0].n, 1);
-      assert.equal((await call('PUT', `/v1/namespace/${ns}`, { is_active: true })).statusCode, 200);
-      assert.equal(
-        (await call('POST', '/v1/memory', { content: 'Awake again', external_user_id: 'u9' }, nsKey)).statusCode,
-        200,
-      );
-    });
+    it(
+      'a deactivated namespace refuses its keys (403) ' + 'and new memories, keeps old ones readable, and comes back',
+      async () => {
+        const ns = await makeNamespace(t.db, t.orgId, 'sleepy');
+        const nsKey = (await makeKey(t.db, t.orgId, { namespaceId: ns })).key;
+        const id = await addMemory(t, { content: 'Written while awake', external_user_id: 'u9', namespace_id: ns });
+        assert.equal((await call('PUT', `/v1/namespace/${ns}`, { is_active: false })).statusCode, 200);
+        assertEnvelope(await call('GET', '/me', undefined, nsKey), 403);
+        assertEnvelope(
+          await call('POST', '/v1/memory', { content: 'Written while asleep', external_user_id: 'u9' }, nsKey),
+          403,
+        );
+        assertEnvelope(
+          await call('POST', '/v1/memory', {
+            content: 'Written while asleep',
+            external_user_id: 'u9',
+            namespace_id: ns,
+          }),
+          403,
+        );
+        assert.equal((await call('GET', `/v1/memory/${id}`)).statusCode, 200, 'the organization key still reads it');
+        assert.equal(
+          (await t.db.query('SELECT count(*)::int AS n FROM memories WHERE namespace_id = $1', [ns]))[0].n,
+          1,
+        );
+        assert.equal((await call('PUT', `/v1/namespace/${ns}`, { is_active: true })).statusCode, 200);
+        assert.equal(
+          (await call('POST', '/v1/memory', { content: 'Awake again', external_user_id: 'u9' }, nsKey)).statusCode,
+          200,
+        );
+      },
+    );
 
-    it('delete (defaults): memories and chunks gone, ACL references cleaned elsewhere, keys dead, other tenant untouched', async () => {
-      const doomed = await makeNamespace(t.db, t.orgId);
-      const keep = await makeNamespace(t.db, t.orgId);
-      const other = await makeOrg(t.db);
-      const otherNs = await makeNamespace(t.db, other.organizationId);
-      const { key: nsKey } = await makeKey(t.db, t.orgId, { namespaceId: doomed });
-      const m1 = await addMemory(t, {
-        content: 'Doomed memory one about kayaks.',
-        external_user_id: 'del-u',
-        namespace_id: doomed,
-      });
-      const m2 = await addMemory(t, {
-        content: 'Doomed memory two about kayaks.',
-        external_user_id: 'del-u',
-        namespace_id: doomed,
-      });
-      const acl = { read: [`namespace:${doomed}`, 'external_user:friend'], write: [`namespace:${doomed}`] };
-      const sharedR = await addMemory(t, {
-        content: 'Shared with the doomed namespace.',
-        external_user_id: 'del-u',
-        namespace_id: keep,
-        policy: { acl },
-      });
-      const sharedW = await addMemory(t, {
-        content: 'Only readable by it.',
-        external_user_id: 'del-u',
-        policy: { acl: { read: [`namespace:${doomed}`] } },
-      });
-      const untouched = await addMemory(
-        t,
-        {
-          content: 'Another tenant note, same ACL text.',
+    it(
+      'delete (defaults): memories and chunks gone, ' +
+        'ACL references cleaned elsewhere, keys dead, other tenant untouched',
+      async () => {
+        const doomed = await makeNamespace(t.db, t.orgId);
+        const keep = await makeNamespace(t.db, t.orgId);
+        const other = await makeOrg(t.db);
+        const otherNs = await makeNamespace(t.db, other.organizationId);
+        const { key: nsKey } = await makeKey(t.db, t.orgId, { namespaceId: doomed });
+        const m1 = await addMemory(t, {
+          content: 'Doomed memory one about kayaks.',
           external_user_id: 'del-u',
-          namespace_id: otherNs,
+          namespace_id: doomed,
+        });
+        const m2 = await addMemory(t, {
+          content: 'Doomed memory two about kayaks.',
+          external_user_id: 'del-u',
+          namespace_id: doomed,
+        });
+        const acl = { read: [`namespace:${doomed}`, 'external_user:friend'], write: [`namespace:${doomed}`] };
+        const sharedR = await addMemory(t, {
+          content: 'Shared with the doomed namespace.',
+          external_user_id: 'del-u',
+          namespace_id: keep,
           policy: { acl },
-        },
-        other.key,
-      );
+        });
+        const sharedW = await addMemory(t, {
+          content: 'Only readable by it.',
+          external_user_id: 'del-u',
+          policy: { acl: { read: [`namespace:${doomed}`] } },
+        });
+        const untouched = await addMemory(
+          t,
+          {
+            content: 'Another tenant note, same ACL text.',
+            external_user_id: 'del-u',
+            namespace_id: otherNs,
+            policy: { acl },
+          },
+          other.key,
+        );
 
-      const res = await call('DELETE', `/v1/namespace/${doomed}`);
-      assert.equal(res.statusCode, 200, res.body);
-      const body = res.json();
-      assert.equal(body.status, 'success');
-      assert.equal(body.namespace_id, doomed);
-      assert.deepEqual(body.cascade, {
-        memories_deleted: 2,
-        memories_failed: 0,
-        memories_detached: 0,
-        graph_nodes_deleted: 0,
-        neo4j_nodes_deleted: 0,
-        acl_read_cleaned: 2,
-        acl_write_cleaned: 1,
-        api_keys_deleted: 1,
-      });
-      assert.equal(await memRow(m1), undefined);
-      assert.equal(await memRow(m2), undefined);
-      assert.deepEqual(await chunkNs(m1), []);
-      assert.deepEqual(
-        (await memRow(sharedR)).acl_read.filter((e) => e.startsWith('namespace:')),
-        [],
-      );
-      assert.ok((await memRow(sharedR)).acl_read.includes('external_user:friend'));
-      assert.deepEqual(
-        (await memRow(sharedR)).acl_write.filter((e) => e.startsWith('namespace:')),
-        [],
-      );
-      assert.deepEqual(
-        (await memRow(sharedW)).acl_read.filter((e) => e.startsWith('namespace:')),
-        [],
-      );
-      assert.ok((await memRow(untouched)).acl_read.includes(`namespace:${doomed}`));
-      assertEnvelope(await call('GET', `/v1/namespace/${doomed}`), 404);
-      assertEnvelope(await call('GET', '/v1/namespace', undefined, nsKey), 401);
-      assert.equal((await call('GET', `/v1/namespace/${otherNs}`, undefined, other.key)).json().data.memoriesCount, 1);
-      assertEnvelope(await call('DELETE', `/v1/namespace/${doomed}`), 404);
-    });
+        const res = await call('DELETE', `/v1/namespace/${doomed}`);
+        assert.equal(res.statusCode, 200, res.body);
+        const body = res.json();
+        assert.equal(body.status, 'success');
+        assert.equal(body.namespace_id, doomed);
+        assert.deepEqual(body.cascade, {
+          memories_deleted: 2,
+          memories_failed: 0,
+          memories_detached: 0,
+          graph_nodes_deleted: 0,
+          neo4j_nodes_deleted: 0,
+          acl_read_cleaned: 2,
+          acl_write_cleaned: 1,
+          api_keys_deleted: 1,
+        });
+        assert.equal(await memRow(m1), undefined);
+        assert.equal(await memRow(m2), undefined);
+        assert.deepEqual(await chunkNs(m1), []);
+        assert.deepEqual(
+          (await memRow(sharedR)).acl_read.filter((e) => e.startsWith('namespace:')),
+          [],
+        );
+        assert.ok((await memRow(sharedR)).acl_read.includes('external_user:friend'));
+        assert.deepEqual(
+          (await memRow(sharedR)).acl_write.filter((e) => e.startsWith('namespace:')),
+          [],
+        );
+        assert.deepEqual(
+          (await memRow(sharedW)).acl_read.filter((e) => e.startsWith('namespace:')),
+          [],
+        );
+        assert.ok((await memRow(untouched)).acl_read.includes(`namespace:${doomed}`));
+        assertEnvelope(await call('GET', `/v1/namespace/${doomed}`), 404);
+        assertEnvelope(await call('GET', '/v1/namespace', undefined, nsKey), 401);
+        assert.equal(
+          (await call('GET', `/v1/namespace/${otherNs}`, undefined, other.key)).json().data.memoriesCount,
+          1,
+        );
+        assertEnvelope(await call('DELETE', `/v1/namespace/${doomed}`), 404);
+      },
+    );
 
-    it('delete_memories=false keeps the memories (detached, still searchable); flags off leave ACLs; aliases accepted', async () => {
-      const ns = await makeNamespace(t.db, t.orgId);
-      const m = await addMemory(t, {
-        content: 'Survivor memory about lighthouses.',
-        external_user_id: 'keeper',
-        namespace_id: ns,
-      });
-      const ref = await addMemory(t, {
-        content: 'Refers to it.',
-        external_user_id: 'keeper',
-        policy: { acl: { read: [`namespace:${ns}`] } },
-      });
-      const res = await call(
-        'DELETE',
-        `/v1/namespace/${ns}?delete_memories=false&delete_neo4j_nodes=false&remove_acl_references=false`,
-      );
-      assert.equal(res.statusCode, 200, res.body);
-      assert.deepEqual(res.json().cascade, {
-        memories_deleted: 0,
-        memories_failed: 0,
-        memories_detached: 1,
-        graph_nodes_deleted: 0,
-        neo4j_nodes_deleted: 0,
-        acl_read_cleaned: 0,
-        acl_write_cleaned: 0,
-        api_keys_deleted: 0,
-      });
-      assert.equal((await memRow(m)).namespace_id, null);
-      assert.deepEqual(await chunkNs(m), [null]);
-      assert.ok((await memRow(ref)).acl_read.includes(`namespace:${ns}`));
-      assert.equal(
-        (await searchContents(t, { query: 'survivor lighthouses', external_user_id: 'keeper' }))[0],
-        'Survivor memory about lighthouses.',
-      );
-      const ns2 = await makeNamespace(t.db, t.orgId);
-      assertEnvelope(
-        await call('DELETE', `/v1/namespace/${ns2}?delete_graph_nodes=true&delete_neo4j_nodes=false`),
-        422,
-      );
-      assert.equal((await call('GET', `/v1/namespace/${ns2}`)).statusCode, 200);
-    });
+    it(
+      'delete_memories=false keeps the memories (detached, ' +
+        'still searchable); flags off leave ACLs; aliases accepted',
+      async () => {
+        const ns = await makeNamespace(t.db, t.orgId);
+        const m = await addMemory(t, {
+          content: 'Survivor memory about lighthouses.',
+          external_user_id: 'keeper',
+          namespace_id: ns,
+        });
+        const ref = await addMemory(t, {
+          content: 'Refers to it.',
+          external_user_id: 'keeper',
+          policy: { acl: { read: [`namespace:${ns}`] } },
+        });
+        const res = await call(
+          'DELETE',
+          `/v1/namespace/${ns}?delete_memories=false&delete_neo4j_nodes=false&remove_acl_references=false`,
+        );
+        assert.equal(res.statusCode, 200, res.body);
+        assert.deepEqual(res.json().cascade, {
+          memories_deleted: 0,
+          memories_failed: 0,
+          memories_detached: 1,
+          graph_nodes_deleted: 0,
+          neo4j_nodes_deleted: 0,
+          acl_read_cleaned: 0,
+          acl_write_cleaned: 0,
+          api_keys_deleted: 0,
+        });
+        assert.equal((await memRow(m)).namespace_id, null);
+        assert.deepEqual(await chunkNs(m), [null]);
+        assert.ok((await memRow(ref)).acl_read.includes(`namespace:${ns}`));
+        assert.equal(
+          (await searchContents(t, { query: 'survivor lighthouses', external_user_id: 'keeper' }))[0],
+          'Survivor memory about lighthouses.',
+        );
+        const ns2 = await makeNamespace(t.db, t.orgId);
+        assertEnvelope(
+          await call('DELETE', `/v1/namespace/${ns2}?delete_graph_nodes=true&delete_neo4j_nodes=false`),
+          422,
+        );
+        assert.equal((await call('GET', `/v1/namespace/${ns2}`)).statusCode, 200);
+      },
+    );
 
     describe('auth kit', () => {
       const kit = (

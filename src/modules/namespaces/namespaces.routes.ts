@@ -83,7 +83,9 @@ export function namespacesRoutes(namespaces: NamespacesService): FastifyPluginAs
           params: namespaceIdParams,
           querystring: deleteNamespaceQuery,
           description:
-            'Flags default to true. delete_memories=false keeps the memories outside any namespace. The graph nodes of the namespace go with it (delete_graph_nodes), and those of its deleted memories with them.',
+            'Flags default to true. delete_memories=false keeps the memories outside any namespace. ' +
+            'The graph nodes of the namespace go with it (delete_graph_nodes), ' +
+            'and those of its deleted memories with them.',
           response: { 200: deleteNamespaceResponse, ...errorResponses },
         },
       },

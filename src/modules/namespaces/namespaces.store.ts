@@ -31,7 +31,8 @@ export interface NamespaceRow {
 }
 
 // Counts come from one grouped subquery per page, never a query per row.
-const SELECT = `SELECT n.id, n.organization_id, n.name, n.environment_type, n.is_active, n.rate_limits, n.default_policy,
+const SELECT = `SELECT n.id, n.organization_id, n.name, n.environment_type,
+    n.is_active, n.rate_limits, n.default_policy,
     n.created_at, n.updated_at, coalesce(s.cnt, 0)::int AS memories_count, coalesce(s.bytes, 0)::bigint AS storage_bytes
   FROM namespaces n
   LEFT JOIN LATERAL (
@@ -97,7 +98,8 @@ export async function insertNamespaceRow(
 ): Promise<boolean> {
   const rows = await db.query(
     `INSERT INTO namespaces (id, organization_id, name, environment_type, is_active, rate_limits, default_policy)
-     VALUES ($1, $2, $3, coalesce($4, 'production'), coalesce($5, true), coalesce($6::jsonb, '{}'::jsonb), coalesce($7::jsonb, '{}'::jsonb))
+     VALUES ($1, $2, $3, coalesce($4, 'production'), coalesce($5, true),
+             coalesce($6::jsonb, '{}'::jsonb), coalesce($7::jsonb, '{}'::jsonb))
      ON CONFLICT (organization_id, name) DO NOTHING RETURNING id`,
     [
       id,

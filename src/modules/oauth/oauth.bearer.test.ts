@@ -66,54 +66,57 @@ for (const store of testStores) {
       assert.equal((await call('/v1/_whoami', bearer(bob.access_token, { 'x-api-key': acmeKey.key }))).statusCode, 200);
     });
 
-    it('memory routes accept the Bearer token: the logged-in person writes and searches their own memories', async () => {
-      const tok = bearer(alice.access_token);
-      const add = await t.app.inject({
-        method: 'POST',
-        url: '/v1/memory',
-        headers: tok,
-        payload: { content: 'Alice keeps two beehives.' },
-      });
-      assert.equal(add.statusCode, 200, add.body);
-      const id = add.json().data[0].memoryId;
-      const found = await t.app.inject({
-        method: 'POST',
-        url: '/v1/memory/search',
-        headers: tok,
-        payload: { query: 'beehives' },
-      });
-      assert.deepEqual(
-        found.json().data.memories.map((m: any) => m.id),
-        [id],
-      );
-      assert.equal(found.json().data.memories[0].user_id, decodeJwt(alice.access_token).sub);
-      assert.equal((await t.app.inject({ url: `/v1/memory/${id}`, headers: tok })).statusCode, 200);
-      // Another person's token in the same organization does not see Alice's memories by default.
-      const bobInDefault = await makeKey(t.db, t.orgId);
-      const keyOnly = await t.app.inject({
-        method: 'POST',
-        url: '/v1/memory/search',
-        headers: { 'x-api-key': bobInDefault.key },
-        payload: { query: 'beehives', external_user_id: 'someone' },
-      });
-      assert.deepEqual(keyOnly.json().data.memories, []);
-      const [h, p, sig] = alice.access_token.split('.');
-      const tampered = `${h}.${p}.${sig.slice(0, -2)}${sig.endsWith('A') ? 'BB' : 'AA'}`;
-      assertEnvelope(
-        await t.app.inject({
+    it(
+      'memory routes accept the Bearer token: ' + 'the logged-in person writes and searches their own memories',
+      async () => {
+        const tok = bearer(alice.access_token);
+        const add = await t.app.inject({
+          method: 'POST',
+          url: '/v1/memory',
+          headers: tok,
+          payload: { content: 'Alice keeps two beehives.' },
+        });
+        assert.equal(add.statusCode, 200, add.body);
+        const id = add.json().data[0].memoryId;
+        const found = await t.app.inject({
           method: 'POST',
           url: '/v1/memory/search',
-          headers: bearer(tampered),
+          headers: tok,
           payload: { query: 'beehives' },
-        }),
-        401,
-      );
-      assertEnvelope(await t.app.inject({ url: `/v1/memory/${id}`, headers: bearer(tampered) }), 401);
-      assertEnvelope(
-        await t.app.inject({ method: 'DELETE', url: `/v1/memory/${id}`, headers: bearer('not-a-jwt') }),
-        401,
-      );
-    });
+        });
+        assert.deepEqual(
+          found.json().data.memories.map((m: any) => m.id),
+          [id],
+        );
+        assert.equal(found.json().data.memories[0].user_id, decodeJwt(alice.access_token).sub);
+        assert.equal((await t.app.inject({ url: `/v1/memory/${id}`, headers: tok })).statusCode, 200);
+        // Another person's token in the same organization does not see Alice's memories by default.
+        const bobInDefault = await makeKey(t.db, t.orgId);
+        const keyOnly = await t.app.inject({
+          method: 'POST',
+          url: '/v1/memory/search',
+          headers: { 'x-api-key': bobInDefault.key },
+          payload: { query: 'beehives', external_user_id: 'someone' },
+        });
+        assert.deepEqual(keyOnly.json().data.memories, []);
+        const [h, p, sig] = alice.access_token.split('.');
+        const tampered = `${h}.${p}.${sig.slice(0, -2)}${sig.endsWith('A') ? 'BB' : 'AA'}`;
+        assertEnvelope(
+          await t.app.inject({
+            method: 'POST',
+            url: '/v1/memory/search',
+            headers: bearer(tampered),
+            payload: { query: 'beehives' },
+          }),
+          401,
+        );
+        assertEnvelope(await t.app.inject({ url: `/v1/memory/${id}`, headers: bearer(tampered) }), 401);
+        assertEnvelope(
+          await t.app.inject({ method: 'DELETE', url: `/v1/memory/${id}`, headers: bearer('not-a-jwt') }),
+          401,
+        );
+      },
+    );
 
     it('expired, tampered, foreign-key and unsigned tokens are 401 in the envelope', async () => {
       const claims = decodeJwt(alice.access_token) as Record<string, any>;

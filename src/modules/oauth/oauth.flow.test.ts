@@ -39,9 +39,10 @@ for (const store of testStores) {
       const state = url.searchParams.get('state')!;
       assert.notEqual(state, 'caller-csrf');
       // The challenge is the S256 of the verifier Engram kept for this state.
-      const [row] = await t.db.query('SELECT code_verifier, caller_state FROM oauth_login_requests WHERE id = $1', [
-        state,
-      ]);
+      const [row] = await t.db.query<{ code_verifier: string; caller_state: string }>(
+        'SELECT code_verifier, caller_state FROM oauth_login_requests WHERE id = $1',
+        [state],
+      );
       assert.equal(row.caller_state, 'caller-csrf');
       assert.equal(url.searchParams.get('code_challenge'), await calculatePKCECodeChallenge(row.code_verifier));
 
@@ -73,35 +74,38 @@ for (const store of testStores) {
       );
     });
 
-    it('the whole flow: code exchanged with PKCE, ID token verified, user created with the provider profile', async () => {
-      const { code, state } = await rig.login('alice', { state: 'csrf-1' });
-      assert.equal(state, 'csrf-1');
-      const res = await rig.token({ grant_type: 'authorization_code', code, redirect_uri: PLUGIN_REDIRECT });
-      assert.equal(res.statusCode, 200, res.body);
-      const tok = res.json();
-      assert.equal(tok.token_type, 'Bearer');
-      assert.equal(tok.expires_in, 900);
-      assert.equal(tok.user_id, 'alice');
-      assert.match(tok.scope, /openid/);
-      assert.match(tok.refresh_token, /^ert_/);
-      assert.match(tok.session_token, /^st_/);
-      assert.equal(typeof tok.message, 'string');
-      const me = await get('/me', { authorization: `Bearer ${tok.access_token}`, 'x-client-type': 'papr_plugin' });
-      assert.equal(me.statusCode, 200, me.body);
-      assert.equal(me.json().displayName, 'Alice Liddell');
-      assert.equal(me.json().email, 'alice@example.com');
-      assert.equal(me.json().imageUrl, 'https://img.example.com/alice.png');
-      assert.equal(me.json().sessionToken, undefined); // only when the caller used the session token
-      assert.notEqual(me.json().user_id, 'alice'); // the internal id (spec 2.11)
-      const [user] = await t.db.query('SELECT organization_id, external_id FROM users WHERE id = $1', [
-        me.json().user_id,
-      ]);
-      assert.equal(user.organization_id, t.orgId); // no org claim: OAUTH_DEFAULT_ORGANIZATION
-      // A second login is the same internal user.
-      const again = await rig.tokens('alice');
-      const me2 = await get('/me', { authorization: `Bearer ${again.access_token}` });
-      assert.equal(me2.json().user_id, me.json().user_id);
-    });
+    it(
+      'the whole flow: code exchanged with PKCE, ' + 'ID token verified, user created with the provider profile',
+      async () => {
+        const { code, state } = await rig.login('alice', { state: 'csrf-1' });
+        assert.equal(state, 'csrf-1');
+        const res = await rig.token({ grant_type: 'authorization_code', code, redirect_uri: PLUGIN_REDIRECT });
+        assert.equal(res.statusCode, 200, res.body);
+        const tok = res.json();
+        assert.equal(tok.token_type, 'Bearer');
+        assert.equal(tok.expires_in, 900);
+        assert.equal(tok.user_id, 'alice');
+        assert.match(tok.scope, /openid/);
+        assert.match(tok.refresh_token, /^ert_/);
+        assert.match(tok.session_token, /^st_/);
+        assert.equal(typeof tok.message, 'string');
+        const me = await get('/me', { authorization: `Bearer ${tok.access_token}`, 'x-client-type': 'papr_plugin' });
+        assert.equal(me.statusCode, 200, me.body);
+        assert.equal(me.json().displayName, 'Alice Liddell');
+        assert.equal(me.json().email, 'alice@example.com');
+        assert.equal(me.json().imageUrl, 'https://img.example.com/alice.png');
+        assert.equal(me.json().sessionToken, undefined); // only when the caller used the session token
+        assert.notEqual(me.json().user_id, 'alice'); // the internal id (spec 2.11)
+        const [user] = await t.db.query('SELECT organization_id, external_id FROM users WHERE id = $1', [
+          me.json().user_id,
+        ]);
+        assert.equal(user.organization_id, t.orgId); // no org claim: OAUTH_DEFAULT_ORGANIZATION
+        // A second login is the same internal user.
+        const again = await rig.tokens('alice');
+        const me2 = await get('/me', { authorization: `Bearer ${again.access_token}` });
+        assert.equal(me2.json().user_id, me.json().user_id);
+      },
+    );
 
     it('GET /callback in a browser redirects to the caller with code and its state', async () => {
       const login = await get(`/login?state=s%20p&redirect_uri=${encodeURIComponent(PLUGIN_REDIRECT)}`);

@@ -1,14 +1,11 @@
 import * as oidc from 'openid-client';
-import type { Db } from '../../platform/db/index.ts';
 import type { Logger } from '../../platform/log.ts';
 import { AppError, badRequest } from '../../shared/errors.ts';
 import { hashSecret } from '../../shared/secrets.ts';
 import { readCredentials, type BearerVerifier, type SessionStore } from '../auth/index.ts';
 import { authorizationCodeGrant, refreshTokenGrant, type GrantDeps, type TokenResult } from './oauth.grants.ts';
-import type { IdentityProvider } from './oauth.provider.ts';
-import { clientTypeForRedirect, redirectUriAllowed, type ClientType, type OAuthSettings } from './oauth.settings.ts';
+import { clientTypeForRedirect, redirectUriAllowed, type ClientType } from './oauth.settings.ts';
 import { deleteStaleLoginRequests, insertLoginRequest, recordCallback } from './oauth.store.ts';
-import type { TokenSigner } from './oauth.tokens.ts';
 import { findLiveSessionById, revokeSessionFamily } from './tokens.store.ts';
 
 type Headers = Record<string, string | string[] | undefined>;

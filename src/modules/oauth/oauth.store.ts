@@ -16,7 +16,8 @@ export interface LoginRequestRow {
 }
 
 const LOGIN_COLUMNS =
-  'id, client_type, redirect_uri, caller_state, code_verifier, nonce, callback_iss, exchanged_at, session_id, expires_at';
+  'id, client_type, redirect_uri, caller_state, code_verifier, ' +
+  'nonce, callback_iss, exchanged_at, session_id, expires_at';
 
 export async function insertLoginRequest(
   db: Queryable,

@@ -32,13 +32,17 @@ for (const store of testStores) {
     });
     after(() => db.close());
 
-    it('the generated key is created once, kept in the store, and shared by every instance (restart, other process)', async () => {
-      const signers = Array.from({ length: 5 }, () => createTokenSigner(db, { ttlSeconds: 60 }));
-      const tokens = await Promise.all(signers.map((s) => s.issue(claims)));
-      assert.equal((await db.query('SELECT id FROM oauth_signing_keys')).length, 1);
-      const restarted = createTokenSigner(db, { ttlSeconds: 60 });
-      for (const { token } of tokens) assert.deepEqual(await restarted.verify(token), claims);
-    });
+    it(
+      'the generated key is created once, kept in the store, ' +
+        'and shared by every instance (restart, other process)',
+      async () => {
+        const signers = Array.from({ length: 5 }, () => createTokenSigner(db, { ttlSeconds: 60 }));
+        const tokens = await Promise.all(signers.map((s) => s.issue(claims)));
+        assert.equal((await db.query('SELECT id FROM oauth_signing_keys')).length, 1);
+        const restarted = createTokenSigner(db, { ttlSeconds: 60 });
+        for (const { token } of tokens) assert.deepEqual(await restarted.verify(token), claims);
+      },
+    );
 
     it('expiry: 401 "expired", unless logout asks to ignore it', async () => {
       const s = createTokenSigner(db, { ttlSeconds: 60 });

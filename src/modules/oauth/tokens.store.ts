@@ -67,7 +67,8 @@ export async function findLiveSessionById(
   id: string,
 ): Promise<{ id: string; organization_id: string; user_id: string; expires_at: Date } | undefined> {
   const rows = await db.query<{ id: string; organization_id: string; user_id: string; expires_at: Date }>(
-    'SELECT id, organization_id, user_id, expires_at FROM sessions WHERE id = $1 AND revoked_at IS NULL AND expires_at > now()',
+    'SELECT id, organization_id, user_id, expires_at FROM sessions ' +
+      'WHERE id = $1 AND revoked_at IS NULL AND expires_at > now()',
     [id],
   );
   return rows[0];

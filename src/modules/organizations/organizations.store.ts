@@ -44,7 +44,8 @@ export async function listOrganizations(db: Queryable): Promise<OrganizationSumm
   return db.query<OrganizationSummary>(
     `SELECT o.id, o.name, o.created_at,
        (SELECT count(*)::int FROM namespaces n WHERE n.organization_id = o.id) AS namespaces,
-       (SELECT count(*)::int FROM api_keys k WHERE k.organization_id = o.id AND k.is_active AND k.revoked_at IS NULL) AS active_keys
+       (SELECT count(*)::int FROM api_keys k WHERE k.organization_id = o.id
+        AND k.is_active AND k.revoked_at IS NULL) AS active_keys
      FROM organizations o ORDER BY o.created_at, o.id`,
   );
 }

@@ -65,7 +65,8 @@ export function createRealtime(deps: RealtimeDeps) {
   function onNotice(payload: string): void {
     let parsed: EventNotice | EventNotice[];
     try {
-      parsed = JSON.parse(payload);
+      // Our own format: platform/events writes these notifications.
+      parsed = JSON.parse(payload) as EventNotice | EventNotice[];
     } catch {
       return;
     }
@@ -152,11 +153,14 @@ export function createRealtime(deps: RealtimeDeps) {
       socket.once('message', (data) => {
         clearTimeout(timer);
         try {
-          const m = JSON.parse(data.toString());
+          // The client's JSON: any value; only an object's fields are read.
+          const parsed: unknown = JSON.parse(data.toString());
+          const m: Record<string, unknown> =
+            typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
           const h: Headers = {};
-          if (m?.api_key) h['x-api-key'] = String(m.api_key);
-          if (m?.session_token) h['x-session-token'] = String(m.session_token);
-          const bearer = m?.access_token ?? m?.token;
+          if (m.api_key) h['x-api-key'] = String(m.api_key);
+          if (m.session_token) h['x-session-token'] = String(m.session_token);
+          const bearer = m.access_token ?? m.token;
           if (bearer) h.authorization = `Bearer ${bearer}`;
           resolve(h);
         } catch {

@@ -21,13 +21,16 @@ for (const store of testStores) {
       assert.equal(await schemas.activeInOrganization(db, organizationId, 'no-such-schema'), null);
     });
 
-    it('lets a store error through, so the job step fails and is retried instead of building without its schema', async () => {
-      const schemas = createSchemasModule({ db, namespaces: namespaceAccess });
-      const broken: Queryable = {
-        ...db,
-        query: () => Promise.reject(Object.assign(new Error('connection terminated'), { code: '57P01' })),
-      };
-      await assert.rejects(schemas.activeInOrganization(broken, organizationId, 'any'), /connection terminated/);
-    });
+    it(
+      'lets a store error through, ' + 'so the job step fails and is retried instead of building without its schema',
+      async () => {
+        const schemas = createSchemasModule({ db, namespaces: namespaceAccess });
+        const broken: Queryable = {
+          ...db,
+          query: () => Promise.reject(Object.assign(new Error('connection terminated'), { code: '57P01' })),
+        };
+        await assert.rejects(schemas.activeInOrganization(broken, organizationId, 'any'), /connection terminated/);
+      },
+    );
   });
 }

@@ -176,192 +176,215 @@ for (const store of testStores) {
       await rejects(call('POST', '/v1/schemas', { name: 'x', namespace_id: ns, namespace: 'other' }), 'namespace');
     });
 
-    it('lists with status_filter (archived only on request), workspace_id, scope, namespace_id and paging', async () => {
-      const org = await makeOrg(t.db);
-      const ns = await makeNamespace(t.db, org.organizationId);
-      const ids: string[] = [];
-      for (let i = 0; i < 5; i++)
-        ids.push((await create({ ...crm(`s${i}`), workspace_id: i < 2 ? 'ws-1' : undefined }, org.key)).id);
-      await call('PUT', `/v1/schemas/${ids[3]}`, { status: 'active' }, org.key);
-      await call('PUT', `/v1/schemas/${ids[4]}`, { status: 'archived' }, org.key);
-      const nsSchema = (await create({ name: 'in-ns', namespace_id: ns }, org.key)).id;
-      const list = async (q: string) => {
-        const res = await call('GET', `/v1/schemas${q}`, undefined, org.key);
-        assert.equal(res.statusCode, 200, res.body);
-        const body = res.json();
-        assert.deepEqual([body.success, body.code, body.error], [true, 200, null]);
-        return body;
-      };
-      const all = await list('');
-      assert.equal(all.total, 5);
-      assert.deepEqual(
-        all.data.map((s: any) => s.id),
-        [ids[0], ids[1], ids[2], ids[3], nsSchema],
-      );
-      assert.deepEqual(
-        (await list('?status_filter=active')).data.map((s: any) => s.id),
-        [ids[3]],
-      );
-      assert.deepEqual(
-        (await list('?status_filter=archived')).data.map((s: any) => s.id),
-        [ids[4]],
-      );
-      assert.deepEqual(
-        (await list('?status_filter=draft&workspace_id=ws-1')).data.map((s: any) => s.id),
-        [ids[0], ids[1]],
-      );
-      assert.deepEqual(
-        (await list('?scope=namespace')).data.map((s: any) => s.id),
-        [nsSchema],
-      );
-      assert.deepEqual(
-        (await list(`?namespace_id=${ns}`)).data.map((s: any) => s.id),
-        [nsSchema],
-      );
-      assert.equal((await list('?workspace_id=&status_filter=')).total, 5); // empty values mean absent
-      const p1 = await list('?limit=2&skip=0');
-      const p2 = await list('?limit=2&skip=2');
-      const p3 = await list('?limit=2&skip=4');
-      assert.deepEqual([p1.total, p2.total, p3.total], [5, 5, 5]);
-      assert.deepEqual([p1.page, p1.page_size, p2.page], [0, 2, 2]);
-      assert.deepEqual(
-        [...p1.data, ...p2.data, ...p3.data].map((s: any) => s.id),
-        all.data.map((s: any) => s.id),
-      );
-      await rejects(call('GET', '/v1/schemas?status_filter=bogus', undefined, org.key), 'status_filter');
-      await rejects(call('GET', '/v1/schemas?limit=0', undefined, org.key), 'limit');
-    });
+    it(
+      'lists with status_filter (archived only on request), ' + 'workspace_id, scope, namespace_id and paging',
+      async () => {
+        const org = await makeOrg(t.db);
+        const ns = await makeNamespace(t.db, org.organizationId);
+        const ids: string[] = [];
+        for (let i = 0; i < 5; i++)
+          ids.push((await create({ ...crm(`s${i}`), workspace_id: i < 2 ? 'ws-1' : undefined }, org.key)).id);
+        await call('PUT', `/v1/schemas/${ids[3]}`, { status: 'active' }, org.key);
+        await call('PUT', `/v1/schemas/${ids[4]}`, { status: 'archived' }, org.key);
+        const nsSchema = (await create({ name: 'in-ns', namespace_id: ns }, org.key)).id;
+        const list = async (q: string) => {
+          const res = await call('GET', `/v1/schemas${q}`, undefined, org.key);
+          assert.equal(res.statusCode, 200, res.body);
+          const body = res.json();
+          assert.deepEqual([body.success, body.code, body.error], [true, 200, null]);
+          return body;
+        };
+        const all = await list('');
+        assert.equal(all.total, 5);
+        assert.deepEqual(
+          all.data.map((s: any) => s.id),
+          [ids[0], ids[1], ids[2], ids[3], nsSchema],
+        );
+        assert.deepEqual(
+          (await list('?status_filter=active')).data.map((s: any) => s.id),
+          [ids[3]],
+        );
+        assert.deepEqual(
+          (await list('?status_filter=archived')).data.map((s: any) => s.id),
+          [ids[4]],
+        );
+        assert.deepEqual(
+          (await list('?status_filter=draft&workspace_id=ws-1')).data.map((s: any) => s.id),
+          [ids[0], ids[1]],
+        );
+        assert.deepEqual(
+          (await list('?scope=namespace')).data.map((s: any) => s.id),
+          [nsSchema],
+        );
+        assert.deepEqual(
+          (await list(`?namespace_id=${ns}`)).data.map((s: any) => s.id),
+          [nsSchema],
+        );
+        assert.equal((await list('?workspace_id=&status_filter=')).total, 5); // empty values mean absent
+        const p1 = await list('?limit=2&skip=0');
+        const p2 = await list('?limit=2&skip=2');
+        const p3 = await list('?limit=2&skip=4');
+        assert.deepEqual([p1.total, p2.total, p3.total], [5, 5, 5]);
+        assert.deepEqual([p1.page, p1.page_size, p2.page], [0, 2, 2]);
+        assert.deepEqual(
+          [...p1.data, ...p2.data, ...p3.data].map((s: any) => s.id),
+          all.data.map((s: any) => s.id),
+        );
+        await rejects(call('GET', '/v1/schemas?status_filter=bogus', undefined, org.key), 'status_filter');
+        await rejects(call('GET', '/v1/schemas?limit=0', undefined, org.key), 'limit');
+      },
+    );
 
-    it('limits: 10 node types, 20 relationship types, 10 properties per node type, 15 enum values; 422 names the field', async () => {
-      const prop = { type: 'string' };
-      const atLimit = await create({
-        name: 'at-limits',
-        node_types: many(10, (i) => [
-          `T${i}`,
-          {
-            properties: many(10, (j) => [
-              `p${j}`,
-              j ? prop : { type: 'string', enum_values: Array.from({ length: 15 }, (_, k) => `v${k}`) },
-            ]),
-          },
-        ]),
-        relationship_types: many(20, (i) => [`R${i}`, { allowed_source_types: ['T0'], allowed_target_types: ['T1'] }]),
-      });
-      assert.equal(Object.keys(atLimit.node_types).length, 10);
-      assert.equal(Object.keys(atLimit.relationship_types).length, 20);
-      assert.equal(atLimit.node_types.T0.properties.p0.enum_values.length, 15);
-
-      const b1 = await rejects(
-        call('POST', '/v1/schemas', { name: 'x', node_types: many(11, (i) => [`T${i}`, {}]) }),
-        'node_types',
-      );
-      assert.match(b1.error, /At most 10 node types/);
-      await rejects(
-        call('POST', '/v1/schemas', {
-          name: 'x',
-          relationship_types: many(21, (i) => [`R${i}`, { allowed_source_types: ['A'], allowed_target_types: ['B'] }]),
-        }),
-        'relationship_types',
-      );
-      await rejects(
-        call('POST', '/v1/schemas', {
-          name: 'x',
-          node_types: { Person: { properties: many(11, (i) => [`p${i}`, prop]) } },
-        }),
-        'node_types.Person.properties',
-      );
-      const b4 = await rejects(
-        call('POST', '/v1/schemas', {
-          name: 'x',
-          node_types: {
-            Person: {
-              properties: { tier: { type: 'string', enum_values: Array.from({ length: 16 }, (_, i) => `v${i}`) } },
+    it(
+      'limits: 10 node types, 20 relationship types, ' +
+        '10 properties per node type, 15 enum values; 422 names the field',
+      async () => {
+        const prop = { type: 'string' };
+        const atLimit = await create({
+          name: 'at-limits',
+          node_types: many(10, (i) => [
+            `T${i}`,
+            {
+              properties: many(10, (j) => [
+                `p${j}`,
+                j ? prop : { type: 'string', enum_values: Array.from({ length: 15 }, (_, k) => `v${k}`) },
+              ]),
             },
-          },
-        }),
-        'node_types.Person.properties.tier.enum_values',
-      );
-      assert.match(b4.error, /At most 15 enum values/);
-      // Limits hold on update too, and a refused update changes nothing.
-      await rejects(
-        call('PUT', `/v1/schemas/${atLimit.id}`, { node_types: many(11, (i) => [`T${i}`, {}]) }),
-        'node_types',
-      );
-      assert.equal(Object.keys((await call('GET', `/v1/schemas/${atLimit.id}`)).json().data.node_types).length, 10);
-    });
+          ]),
+          relationship_types: many(20, (i) => [
+            `R${i}`,
+            { allowed_source_types: ['T0'], allowed_target_types: ['T1'] },
+          ]),
+        });
+        assert.equal(Object.keys(atLimit.node_types).length, 10);
+        assert.equal(Object.keys(atLimit.relationship_types).length, 20);
+        assert.equal(atLimit.node_types.T0.properties.p0.enum_values.length, 15);
 
-    it('rejects invalid statuses, scopes, property types and contradictory definitions (422 naming the field)', async () => {
-      const person = (p: object, extra: object = {}) => ({
-        name: 'x',
-        node_types: { Person: { properties: { p }, ...extra } },
-      });
-      await rejects(call('POST', '/v1/schemas', { name: 'x', status: 'live' }), 'status');
-      await rejects(call('POST', '/v1/schemas', { name: 'x', scope: 'galaxy' }), 'scope');
-      await rejects(call('POST', '/v1/schemas', { name: '' }), 'name');
-      await rejects(call('POST', '/v1/schemas', { description: 'no name' }), 'name');
-      await rejects(call('POST', '/v1/schemas', person({ type: 'decimal' })), 'node_types.Person.properties.p.type');
-      await rejects(
-        call('POST', '/v1/schemas', person({ type: 'string', enum_values: ['a', 'b'], default: 'c' })),
-        'node_types.Person.properties.p.default',
-      );
-      await rejects(
-        call('POST', '/v1/schemas', person({ type: 'integer', default: 'ten' })),
-        'node_types.Person.properties.p.default',
-      );
-      await rejects(
-        call('POST', '/v1/schemas', person({ type: 'string', enum_values: ['a', 'a'] })),
-        'node_types.Person.properties.p.enum_values',
-      );
-      await rejects(
-        call('POST', '/v1/schemas', person({ type: 'string', enum_values: [] })),
-        'node_types.Person.properties.p.enum_values',
-      );
-      await rejects(
-        call('POST', '/v1/schemas', person({ type: 'string', pattern: '(a+)+$' })),
-        'node_types.Person.properties.p.pattern',
-      );
-      await rejects(
-        call('POST', '/v1/schemas', person({ type: 'string', pattern: '([' })),
-        'node_types.Person.properties.p.pattern',
-      );
-      await rejects(
-        call('POST', '/v1/schemas', person({ type: 'float', min_value: 5, max_value: 1 })),
-        'node_types.Person.properties.p.min_value',
-      );
-      await rejects(
-        call('POST', '/v1/schemas', person({ type: 'string' }, { required_properties: ['missing'] })),
-        'node_types.Person.required_properties',
-      );
-      await rejects(
-        call('POST', '/v1/schemas', { name: 'x', node_types: { Person: { name: 'Human' } } }),
-        'node_types.Person.name',
-      );
-      await rejects(
-        call('POST', '/v1/schemas', { name: 'x', node_types: { 'Has Space': {} } }),
-        'node_types.Has Space',
-      );
-      await rejects(
-        call('POST', '/v1/schemas', { name: 'x', relationship_types: { KNOWS: { allowed_target_types: ['Person'] } } }),
-        'relationship_types.KNOWS.allowed_source_types',
-      );
-      const ok = await create(
-        person({ type: 'string', pattern: '^[A-Z]{2}-\\d+$', enum_values: ['AB-1'], default: 'AB-1' }),
-      );
-      assert.equal(ok.node_types.Person.properties.p.pattern, '^[A-Z]{2}-\\d+$');
-    });
+        const b1 = await rejects(
+          call('POST', '/v1/schemas', { name: 'x', node_types: many(11, (i) => [`T${i}`, {}]) }),
+          'node_types',
+        );
+        assert.match(b1.error, /At most 10 node types/);
+        await rejects(
+          call('POST', '/v1/schemas', {
+            name: 'x',
+            relationship_types: many(21, (i) => [
+              `R${i}`,
+              { allowed_source_types: ['A'], allowed_target_types: ['B'] },
+            ]),
+          }),
+          'relationship_types',
+        );
+        await rejects(
+          call('POST', '/v1/schemas', {
+            name: 'x',
+            node_types: { Person: { properties: many(11, (i) => [`p${i}`, prop]) } },
+          }),
+          'node_types.Person.properties',
+        );
+        const b4 = await rejects(
+          call('POST', '/v1/schemas', {
+            name: 'x',
+            node_types: {
+              Person: {
+                properties: { tier: { type: 'string', enum_values: Array.from({ length: 16 }, (_, i) => `v${i}`) } },
+              },
+            },
+          }),
+          'node_types.Person.properties.tier.enum_values',
+        );
+        assert.match(b4.error, /At most 15 enum values/);
+        // Limits hold on update too, and a refused update changes nothing.
+        await rejects(
+          call('PUT', `/v1/schemas/${atLimit.id}`, { node_types: many(11, (i) => [`T${i}`, {}]) }),
+          'node_types',
+        );
+        assert.equal(Object.keys((await call('GET', `/v1/schemas/${atLimit.id}`)).json().data.node_types).length, 10);
+      },
+    );
 
-    it('scope rules: namespace scope needs a namespace, organization-wide scopes have none, unknown namespaces are 404', async () => {
-      const ns = await makeNamespace(t.db, t.orgId);
-      await rejects(call('POST', '/v1/schemas', { name: 'x', scope: 'namespace' }), 'namespace_id');
-      await rejects(call('POST', '/v1/schemas', { name: 'x', scope: 'organization', namespace_id: ns }), 'scope');
-      failed(await call('POST', '/v1/schemas', { name: 'x', namespace_id: 'no-such-namespace' }), 404);
-      const s = await create({ name: 'moves', namespace_id: ns });
-      assert.deepEqual([s.scope, s.namespace_id], ['namespace', ns]);
-      const widened = (await call('PUT', `/v1/schemas/${s.id}`, { scope: 'organization' })).json().data;
-      assert.deepEqual([widened.scope, widened.namespace_id], ['organization', null]);
-      const ws = await create({ name: 'legacy', scope: 'workspace' });
-      assert.deepEqual([ws.scope, ws.namespace_id], ['workspace', null]);
-    });
+    it(
+      'rejects invalid statuses, scopes, ' + 'property types and contradictory definitions (422 naming the field)',
+      async () => {
+        const person = (p: object, extra: object = {}) => ({
+          name: 'x',
+          node_types: { Person: { properties: { p }, ...extra } },
+        });
+        await rejects(call('POST', '/v1/schemas', { name: 'x', status: 'live' }), 'status');
+        await rejects(call('POST', '/v1/schemas', { name: 'x', scope: 'galaxy' }), 'scope');
+        await rejects(call('POST', '/v1/schemas', { name: '' }), 'name');
+        await rejects(call('POST', '/v1/schemas', { description: 'no name' }), 'name');
+        await rejects(call('POST', '/v1/schemas', person({ type: 'decimal' })), 'node_types.Person.properties.p.type');
+        await rejects(
+          call('POST', '/v1/schemas', person({ type: 'string', enum_values: ['a', 'b'], default: 'c' })),
+          'node_types.Person.properties.p.default',
+        );
+        await rejects(
+          call('POST', '/v1/schemas', person({ type: 'integer', default: 'ten' })),
+          'node_types.Person.properties.p.default',
+        );
+        await rejects(
+          call('POST', '/v1/schemas', person({ type: 'string', enum_values: ['a', 'a'] })),
+          'node_types.Person.properties.p.enum_values',
+        );
+        await rejects(
+          call('POST', '/v1/schemas', person({ type: 'string', enum_values: [] })),
+          'node_types.Person.properties.p.enum_values',
+        );
+        await rejects(
+          call('POST', '/v1/schemas', person({ type: 'string', pattern: '(a+)+$' })),
+          'node_types.Person.properties.p.pattern',
+        );
+        await rejects(
+          call('POST', '/v1/schemas', person({ type: 'string', pattern: '([' })),
+          'node_types.Person.properties.p.pattern',
+        );
+        await rejects(
+          call('POST', '/v1/schemas', person({ type: 'float', min_value: 5, max_value: 1 })),
+          'node_types.Person.properties.p.min_value',
+        );
+        await rejects(
+          call('POST', '/v1/schemas', person({ type: 'string' }, { required_properties: ['missing'] })),
+          'node_types.Person.required_properties',
+        );
+        await rejects(
+          call('POST', '/v1/schemas', { name: 'x', node_types: { Person: { name: 'Human' } } }),
+          'node_types.Person.name',
+        );
+        await rejects(
+          call('POST', '/v1/schemas', { name: 'x', node_types: { 'Has Space': {} } }),
+          'node_types.Has Space',
+        );
+        await rejects(
+          call('POST', '/v1/schemas', {
+            name: 'x',
+            relationship_types: { KNOWS: { allowed_target_types: ['Person'] } },
+          }),
+          'relationship_types.KNOWS.allowed_source_types',
+        );
+        const ok = await create(
+          person({ type: 'string', pattern: '^[A-Z]{2}-\\d+$', enum_values: ['AB-1'], default: 'AB-1' }),
+        );
+        assert.equal(ok.node_types.Person.properties.p.pattern, '^[A-Z]{2}-\\d+$');
+      },
+    );
+
+    it(
+      'scope rules: namespace scope needs a namespace, ' +
+        'organization-wide scopes have none, unknown namespaces are 404',
+      async () => {
+        const ns = await makeNamespace(t.db, t.orgId);
+        await rejects(call('POST', '/v1/schemas', { name: 'x', scope: 'namespace' }), 'namespace_id');
+        await rejects(call('POST', '/v1/schemas', { name: 'x', scope: 'organization', namespace_id: ns }), 'scope');
+        failed(await call('POST', '/v1/schemas', { name: 'x', namespace_id: 'no-such-namespace' }), 404);
+        const s = await create({ name: 'moves', namespace_id: ns });
+        assert.deepEqual([s.scope, s.namespace_id], ['namespace', ns]);
+        const widened = (await call('PUT', `/v1/schemas/${s.id}`, { scope: 'organization' })).json().data;
+        assert.deepEqual([widened.scope, widened.namespace_id], ['organization', null]);
+        const ws = await create({ name: 'legacy', scope: 'workspace' });
+        assert.deepEqual([ws.scope, ws.namespace_id], ['workspace', null]);
+      },
+    );
 
     it('another organization sees none of these schemas (404, absent from its list)', async () => {
       const other = await makeOrg(t.db);
@@ -373,41 +396,45 @@ for (const store of testStores) {
       assert.equal((await call('GET', `/v1/schemas/${s.id}`)).json().data.status, 'draft');
     });
 
-    it('namespace keys: write only in their namespace, read it plus organization-wide schemas, never another namespace', async () => {
-      const org = await makeOrg(t.db);
-      const mine = await makeNamespace(t.db, org.organizationId);
-      const theirs = await makeNamespace(t.db, org.organizationId);
-      const { key } = await makeKey(t.db, org.organizationId, { namespaceId: mine, userId: org.ownerUserId });
-      const own = await create({ name: 'own' }, key);
-      assert.deepEqual([own.scope, own.namespace_id], ['namespace', mine]);
-      const personal = await create({ name: 'own-personal', scope: 'personal' }, key);
-      assert.equal(personal.namespace_id, mine);
-      failed(await call('POST', '/v1/schemas', { name: 'x', namespace_id: theirs }, key), 403);
-      failed(await call('POST', '/v1/schemas', { name: 'x', scope: 'organization' }, key), 403);
-      failed(await call('POST', '/v1/schemas', { name: 'x', scope: 'workspace' }, key), 403);
+    it(
+      'namespace keys: write only in their namespace, ' +
+        'read it plus organization-wide schemas, never another namespace',
+      async () => {
+        const org = await makeOrg(t.db);
+        const mine = await makeNamespace(t.db, org.organizationId);
+        const theirs = await makeNamespace(t.db, org.organizationId);
+        const { key } = await makeKey(t.db, org.organizationId, { namespaceId: mine, userId: org.ownerUserId });
+        const own = await create({ name: 'own' }, key);
+        assert.deepEqual([own.scope, own.namespace_id], ['namespace', mine]);
+        const personal = await create({ name: 'own-personal', scope: 'personal' }, key);
+        assert.equal(personal.namespace_id, mine);
+        failed(await call('POST', '/v1/schemas', { name: 'x', namespace_id: theirs }, key), 403);
+        failed(await call('POST', '/v1/schemas', { name: 'x', scope: 'organization' }, key), 403);
+        failed(await call('POST', '/v1/schemas', { name: 'x', scope: 'workspace' }, key), 403);
 
-      const foreign = await create({ name: 'theirs', namespace_id: theirs }, org.key);
-      const shared = await create({ name: 'shared', status: 'active' }, org.key);
-      failed(await call('GET', `/v1/schemas/${foreign.id}`, undefined, key), 404);
-      failed(await call('PUT', `/v1/schemas/${foreign.id}`, { status: 'active' }, key), 404);
-      failed(await call('DELETE', `/v1/schemas/${foreign.id}`, undefined, key), 404);
-      assert.equal((await call('GET', `/v1/schemas/${shared.id}`, undefined, key)).json().data.name, 'shared');
-      failed(await call('PUT', `/v1/schemas/${shared.id}`, { status: 'deprecated' }, key), 403);
-      failed(await call('DELETE', `/v1/schemas/${shared.id}`, undefined, key), 403);
-      failed(await call('PUT', `/v1/schemas/${own.id}`, { scope: 'organization' }, key), 403);
-      failed(await call('PUT', `/v1/schemas/${own.id}`, { namespace_id: theirs }, key), 403);
+        const foreign = await create({ name: 'theirs', namespace_id: theirs }, org.key);
+        const shared = await create({ name: 'shared', status: 'active' }, org.key);
+        failed(await call('GET', `/v1/schemas/${foreign.id}`, undefined, key), 404);
+        failed(await call('PUT', `/v1/schemas/${foreign.id}`, { status: 'active' }, key), 404);
+        failed(await call('DELETE', `/v1/schemas/${foreign.id}`, undefined, key), 404);
+        assert.equal((await call('GET', `/v1/schemas/${shared.id}`, undefined, key)).json().data.name, 'shared');
+        failed(await call('PUT', `/v1/schemas/${shared.id}`, { status: 'deprecated' }, key), 403);
+        failed(await call('DELETE', `/v1/schemas/${shared.id}`, undefined, key), 403);
+        failed(await call('PUT', `/v1/schemas/${own.id}`, { scope: 'organization' }, key), 403);
+        failed(await call('PUT', `/v1/schemas/${own.id}`, { namespace_id: theirs }, key), 403);
 
-      const listed = (await call('GET', '/v1/schemas', undefined, key)).json();
-      assert.deepEqual(listed.data.map((s: any) => s.name).sort(), ['own', 'own-personal', 'shared']);
-      assert.equal(listed.total, 3);
-      assert.equal((await call('GET', `/v1/schemas?namespace_id=${theirs}`, undefined, key)).json().total, 0);
-      assert.equal(
-        (await call('PUT', `/v1/schemas/${own.id}`, { status: 'active' }, key)).json().data.status,
-        'active',
-      );
-      assert.equal((await call('DELETE', `/v1/schemas/${own.id}`, undefined, key)).statusCode, 200);
-      assert.equal((await call('GET', `/v1/schemas/${shared.id}`, undefined, org.key)).json().data.status, 'active');
-    });
+        const listed = (await call('GET', '/v1/schemas', undefined, key)).json();
+        assert.deepEqual(listed.data.map((s: any) => s.name).sort(), ['own', 'own-personal', 'shared']);
+        assert.equal(listed.total, 3);
+        assert.equal((await call('GET', `/v1/schemas?namespace_id=${theirs}`, undefined, key)).json().total, 0);
+        assert.equal(
+          (await call('PUT', `/v1/schemas/${own.id}`, { status: 'active' }, key)).json().data.status,
+          'active',
+        );
+        assert.equal((await call('DELETE', `/v1/schemas/${own.id}`, undefined, key)).statusCode, 200);
+        assert.equal((await call('GET', `/v1/schemas/${shared.id}`, undefined, org.key)).json().data.status, 'active');
+      },
+    );
 
     it('personal schemas are visible to their creator only; a credential without a user cannot make one', async () => {
       const alice = await makeSession(t.db, t.orgId, 'alice');
@@ -433,44 +460,49 @@ for (const store of testStores) {
       await rejects(call('POST', '/v1/schemas', { name: 'x', scope: 'personal' }, userless), 'scope');
     });
 
-    it('getActiveSchema: active or deprecated schemas with their memory_policy; drafts only on request; 404 outside the caller', async () => {
-      const actor = (organizationId: string, namespaceId: string | null = null): Actor => ({
-        organizationId,
-        namespaceId,
-        permissions: new Set(ALL_PERMISSIONS),
-        userId: '',
-        apiKeyId: null,
-        sessionId: null,
-        methods: ['api_key'],
-      });
-      const s = await create(crm('policy'));
-      const err = await getActiveSchema(t.db, actor(t.orgId), s.id, { field: 'memory_policy.schema_id' }).catch(
-        (e) => e,
-      );
-      assert.ok(err instanceof AppError);
-      assert.equal(err.code, 422);
-      assert.equal((err.details as any).issues[0].field, 'memory_policy.schema_id');
-      assert.equal((await getActiveSchema(t.db, t.orgId, s.id, { allowDraft: true })).schema.status, 'draft');
-      await call('PUT', `/v1/schemas/${s.id}`, { status: 'active' });
-      const active = await getActiveSchema(t.db, actor(t.orgId), s.id);
-      assert.equal(active.schema.id, s.id);
-      assert.deepEqual(Object.keys(active.schema.node_types), ['Person', 'Company']);
-      assert.deepEqual(active.memoryPolicy, { mode: 'auto', consent: 'explicit' });
-      await call('PUT', `/v1/schemas/${s.id}`, { status: 'deprecated' });
-      assert.equal((await getActiveSchema(t.db, t.orgId, s.id)).schema.status, 'deprecated');
-      const other = await makeOrg(t.db);
-      assert.equal((await getActiveSchema(t.db, actor(other.organizationId), s.id).catch((e) => e)).code, 404);
-      assert.equal((await getActiveSchema(t.db, other.organizationId, s.id).catch((e) => e)).code, 404);
-      const ns = await makeNamespace(t.db, t.orgId);
-      const inNs = await create({ name: 'ns-active', namespace_id: ns, status: 'active' });
-      assert.equal(
-        (await getActiveSchema(t.db, actor(t.orgId, await makeNamespace(t.db, t.orgId)), inNs.id).catch((e) => e)).code,
-        404,
-      );
-      assert.equal((await getActiveSchema(t.db, actor(t.orgId, ns), inNs.id)).schema.id, inNs.id);
-      await call('DELETE', `/v1/schemas/${s.id}`);
-      assert.equal((await getActiveSchema(t.db, t.orgId, s.id).catch((e) => e)).code, 404);
-    });
+    it(
+      'getActiveSchema: active or deprecated schemas with their memory_policy; ' +
+        'drafts only on request; 404 outside the caller',
+      async () => {
+        const actor = (organizationId: string, namespaceId: string | null = null): Actor => ({
+          organizationId,
+          namespaceId,
+          permissions: new Set(ALL_PERMISSIONS),
+          userId: '',
+          apiKeyId: null,
+          sessionId: null,
+          methods: ['api_key'],
+        });
+        const s = await create(crm('policy'));
+        const err = await getActiveSchema(t.db, actor(t.orgId), s.id, { field: 'memory_policy.schema_id' }).catch(
+          (e) => e,
+        );
+        assert.ok(err instanceof AppError);
+        assert.equal(err.code, 422);
+        assert.equal((err.details as any).issues[0].field, 'memory_policy.schema_id');
+        assert.equal((await getActiveSchema(t.db, t.orgId, s.id, { allowDraft: true })).schema.status, 'draft');
+        await call('PUT', `/v1/schemas/${s.id}`, { status: 'active' });
+        const active = await getActiveSchema(t.db, actor(t.orgId), s.id);
+        assert.equal(active.schema.id, s.id);
+        assert.deepEqual(Object.keys(active.schema.node_types), ['Person', 'Company']);
+        assert.deepEqual(active.memoryPolicy, { mode: 'auto', consent: 'explicit' });
+        await call('PUT', `/v1/schemas/${s.id}`, { status: 'deprecated' });
+        assert.equal((await getActiveSchema(t.db, t.orgId, s.id)).schema.status, 'deprecated');
+        const other = await makeOrg(t.db);
+        assert.equal((await getActiveSchema(t.db, actor(other.organizationId), s.id).catch((e) => e)).code, 404);
+        assert.equal((await getActiveSchema(t.db, other.organizationId, s.id).catch((e) => e)).code, 404);
+        const ns = await makeNamespace(t.db, t.orgId);
+        const inNs = await create({ name: 'ns-active', namespace_id: ns, status: 'active' });
+        assert.equal(
+          (await getActiveSchema(t.db, actor(t.orgId, await makeNamespace(t.db, t.orgId)), inNs.id).catch((e) => e))
+            .code,
+          404,
+        );
+        assert.equal((await getActiveSchema(t.db, actor(t.orgId, ns), inNs.id)).schema.id, inNs.id);
+        await call('DELETE', `/v1/schemas/${s.id}`);
+        assert.equal((await getActiveSchema(t.db, t.orgId, s.id).catch((e) => e)).code, 404);
+      },
+    );
 
     it('errors on these routes carry success:false, 401 included', async () => {
       const res = await t.app.inject({ method: 'GET', url: '/v1/schemas' });

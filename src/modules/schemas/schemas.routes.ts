@@ -28,7 +28,8 @@ export function schemasRoutes(schemas: SchemasService): FastifyPluginAsyncZod {
           summary: 'Create a graph schema (status defaults to draft)',
           body: createSchemaBody,
           description:
-            'Limits: 10 node types, 20 relationship types, 10 properties per node type, 15 enum values per property (422 naming the field).',
+            'Limits: 10 node types, 20 relationship types, 10 properties per node type, ' +
+            '15 enum values per property (422 naming the field).',
           response: { 201: schemaResponse, ...schemaErrorResponses },
         },
       },

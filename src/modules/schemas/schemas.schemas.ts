@@ -20,7 +20,10 @@ const typeName = z
   .regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'Must start with a letter and hold only letters, digits and _');
 const propertyName = z.string().trim().min(1).max(100);
 const id = z.string().trim().min(1).max(200);
-/** A plain id or a Parse-style pointer object (`{objectId}` / `{__type: 'Pointer', objectId}`), as the client allows. */
+/**
+ * A plain id or a Parse-style pointer object (`{objectId}` / `{__type: 'Pointer', objectId}`),
+ * as the client allows.
+ */
 const pointer = z.union([id, z.record(z.string(), z.unknown())]);
 const looseObject = z.record(z.string(), z.unknown());
 const resolutionPolicy = z.enum(['upsert', 'lookup']);

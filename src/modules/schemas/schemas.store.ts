@@ -1,5 +1,5 @@
 import type { Queryable } from '../../platform/db/index.ts';
-import type { SchemaScope, SchemaStatus } from './schemas.schemas.ts';
+import type { SchemaScope, SchemaStatus, UserGraphSchema } from './schemas.schemas.ts';
 
 /** The stored fields of a schema, as written by create and update. */
 export interface SchemaFields {
@@ -11,8 +11,8 @@ export interface SchemaFields {
   version: string;
   status: SchemaStatus;
   scope: SchemaScope;
-  node_types: Record<string, any>;
-  relationship_types: Record<string, any>;
+  node_types: UserGraphSchema['node_types'];
+  relationship_types: UserGraphSchema['relationship_types'];
   memory_policy: Record<string, unknown> | null;
   read_access: string[];
   write_access: string[];
@@ -40,14 +40,16 @@ export interface SchemaReader {
 }
 
 const COLUMNS = `id, organization_id, namespace_id, user_id, workspace_id, name, description, version, status, scope,
-  node_types, relationship_types, memory_policy, read_access, write_access, usage_count, last_used_at, created_at, updated_at`;
+  node_types, relationship_types, memory_policy, read_access, write_access,
+  usage_count, last_used_at, created_at, updated_at`;
 
 /** Visibility of live (not soft-deleted) schemas for a reader; pushes its parameters. */
 function visibleSql(r: SchemaReader, params: unknown[]): string {
   params.push(r.organizationId, r.namespaceId);
   const org = params.length - 1;
   const ns = params.length;
-  let sql = `organization_id = $${org} AND deleted_at IS NULL AND ($${ns}::text IS NULL OR namespace_id = $${ns} OR namespace_id IS NULL)`;
+  let sql = `organization_id = $${org} AND deleted_at IS NULL
+    AND ($${ns}::text IS NULL OR namespace_id = $${ns} OR namespace_id IS NULL)`;
   if (!r.trusted) {
     params.push(r.userId);
     sql += ` AND (scope <> 'personal' OR user_id = $${params.length})`;
@@ -103,7 +105,8 @@ export async function listSchemaRows(
     params,
   );
   const rows = await db.query<SchemaRow>(
-    `SELECT ${COLUMNS} FROM graph_schemas WHERE ${sql} ORDER BY created_at, id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+    `SELECT ${COLUMNS} FROM graph_schemas WHERE ${sql}
+     ORDER BY created_at, id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
     [...params, limit, skip],
   );
   return { rows, total: Number(total) };
@@ -132,8 +135,8 @@ export async function insertSchemaRow(
   f: SchemaFields,
 ): Promise<SchemaRow> {
   const rows = await db.query<SchemaRow>(
-    `INSERT INTO graph_schemas (id, organization_id, namespace_id, user_id, workspace_id, name, description, version, status, scope,
-       node_types, relationship_types, memory_policy, read_access, write_access)
+    `INSERT INTO graph_schemas (id, organization_id, namespace_id, user_id, workspace_id, name,
+       description, version, status, scope, node_types, relationship_types, memory_policy, read_access, write_access)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12::jsonb, $13::jsonb, $14::text[], $15::text[])
      RETURNING ${COLUMNS}`,
     [id, organizationId, ...values(f)],
@@ -149,7 +152,8 @@ export async function updateSchemaRow(
   f: SchemaFields,
 ): Promise<SchemaRow | undefined> {
   const rows = await db.query<SchemaRow>(
-    `UPDATE graph_schemas SET namespace_id = $3, user_id = $4, workspace_id = $5, name = $6, description = $7, version = $8,
+    `UPDATE graph_schemas SET namespace_id = $3, user_id = $4, workspace_id = $5, name = $6,
+       description = $7, version = $8,
        status = $9, scope = $10, node_types = $11::jsonb, relationship_types = $12::jsonb, memory_policy = $13::jsonb,
        read_access = $14::text[], write_access = $15::text[], updated_at = now()
      WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING ${COLUMNS}`,
@@ -171,7 +175,8 @@ export async function softDeleteSchemaRow(db: Queryable, organizationId: string,
 /** Count one use of a schema (memory extraction or a checked graph write). */
 export async function recordSchemaUse(db: Queryable, organizationId: string, id: string): Promise<void> {
   await db.query(
-    'UPDATE graph_schemas SET usage_count = usage_count + 1, last_used_at = now() WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL',
+    'UPDATE graph_schemas SET usage_count = usage_count + 1, last_used_at = now() ' +
+      'WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL',
     [organizationId, id],
   );
 }

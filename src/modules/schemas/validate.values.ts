@@ -123,7 +123,8 @@ export function valueProblem(def: PropertyDefinition, v: unknown): { code: Schem
       message: `Expected ${def.type}, got ${Array.isArray(v) ? 'array' : typeof v}`,
     };
   if (def.enum_values && def.type !== 'object') {
-    const bad = (Array.isArray(v) ? v : [v]).find((x) => !def.enum_values!.includes(String(x)));
+    const values: unknown[] = Array.isArray(v) ? v : [v];
+    const bad = values.find((x) => !def.enum_values!.includes(String(x)));
     if (bad !== undefined)
       return {
         code: 'enum_violation',

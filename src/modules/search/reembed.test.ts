@@ -19,7 +19,8 @@ for (const store of testStores) {
       assert.deepEqual(await countStaleVectors(t.db, embedders), { embedding: 0, embedding2: 0 });
       // Pretend the primary vectors were written by an older model of another size.
       await t.db.query(
-        `UPDATE memory_chunks SET embedding = $1::vector, embedding_model = 'old-model' WHERE user_id IN (SELECT id FROM users WHERE external_id = 'tomas')`,
+        `UPDATE memory_chunks SET embedding = $1::vector, embedding_model = 'old-model'
+         WHERE user_id IN (SELECT id FROM users WHERE external_id = 'tomas')`,
         [`[${new Array(8).fill(0.1).join(',')}]`],
       );
       assert.equal((await countStaleVectors(t.db, embedders)).embedding, 1);
@@ -30,7 +31,8 @@ for (const store of testStores) {
       assert.equal(await reembedStale(t.db, embedders), 1);
       assert.deepEqual(await countStaleVectors(t.db, embedders), { embedding: 0, embedding2: 0 });
       const [row] = await t.db.query(
-        `SELECT embedding_model, vector_dims(embedding) AS dims FROM memory_chunks WHERE user_id IN (SELECT id FROM users WHERE external_id = 'tomas')`,
+        `SELECT embedding_model, vector_dims(embedding) AS dims FROM memory_chunks
+         WHERE user_id IN (SELECT id FROM users WHERE external_id = 'tomas')`,
       );
       assert.deepEqual(row, { embedding_model: embedders.primary.id, dims: embedders.primary.dimensions });
     });

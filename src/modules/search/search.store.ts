@@ -124,7 +124,8 @@ export async function bm25(
   // OFFSET 0 keeps the scope's rows a subquery of their own (the planner cannot push the
   // terms match into it, so it cannot reach for the terms index).
   const hits = `SELECT c.id, c.memory_id, c.doc_len, t.lexeme, coalesce(array_length(t.positions, 1), 1) AS tf
-       FROM (SELECT c.id, c.memory_id, c.doc_len, c.terms FROM memory_chunks c ${join} WHERE ${where} OFFSET 0) c, unnest(c.terms) AS t
+       FROM (SELECT c.id, c.memory_id, c.doc_len, c.terms
+             FROM memory_chunks c ${join} WHERE ${where} OFFSET 0) c, unnest(c.terms) AS t
        WHERE ${small} AND c.terms @@ to_tsquery('simple', $2) AND t.lexeme = ANY($1::text[])
      UNION ALL
      SELECT c.id, c.memory_id, c.doc_len, t.lexeme, coalesce(array_length(t.positions, 1), 1) AS tf
@@ -132,7 +133,8 @@ export async function bm25(
        WHERE NOT ${small} AND ${where} AND c.terms @@ to_tsquery('simple', $2) AND t.lexeme = ANY($1::text[])`;
   const rows = await db.query<{ memory_id: string; score: number }>(
     `WITH stats AS (
-       SELECT count(*)::float8 AS n, greatest(avg(c.doc_len), 1)::float8 AS avgdl FROM memory_chunks c ${join} WHERE ${where}
+       SELECT count(*)::float8 AS n, greatest(avg(c.doc_len), 1)::float8 AS avgdl
+       FROM memory_chunks c ${join} WHERE ${where}
      ), hits AS (${hits}
      ), df AS (
        SELECT lexeme, count(*)::float8 AS df FROM hits GROUP BY lexeme
@@ -143,7 +145,8 @@ export async function bm25(
        FROM hits h JOIN df USING (lexeme) CROSS JOIN stats s
        GROUP BY h.id, h.memory_id
      )
-     SELECT memory_id, max(score)::float8 AS score FROM chunk_scores GROUP BY memory_id ORDER BY score DESC LIMIT $5::int`,
+     SELECT memory_id, max(score)::float8 AS score FROM chunk_scores
+     GROUP BY memory_id ORDER BY score DESC LIMIT $5::int`,
     params,
   );
   return new Map(rows.map((r) => [r.memory_id, r.score]));
@@ -164,7 +167,8 @@ export async function logQuery(
   },
 ): Promise<void> {
   await db.query(
-    `INSERT INTO query_log (id, organization_id, namespace_id, user_id, api_key_id, query, params, result_count, latency_ms)
+    `INSERT INTO query_log (id, organization_id, namespace_id, user_id, api_key_id,
+       query, params, result_count, latency_ms)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
     [
       row.id,
@@ -225,7 +229,8 @@ export async function sessionNeighbours(db: Queryable, scope: SearchScope, ids: 
   return db.query(
     `SELECT c.id, p.id AS prev_id, n.id AS next_id FROM memories c
      ${side('<', 'DESC')} ${side('>', 'ASC')}
-     WHERE c.id = ANY($1::text[]) AND c.organization_id = $2 AND c.user_id = $3 AND c.metadata ? 'sessionId' AND c.occurred_at IS NOT NULL`,
+     WHERE c.id = ANY($1::text[]) AND c.organization_id = $2 AND c.user_id = $3
+       AND c.metadata ? 'sessionId' AND c.occurred_at IS NOT NULL`,
     params,
   );
 }

@@ -131,32 +131,36 @@ for (const store of testStores) {
       assertEnvelope(await call('GET', `/v1/user/${userId}`), 404);
     });
 
-    it('delete with namespace_id (spec form) removes only that namespace’s memories and keeps the user; namespace keys are confined', async () => {
-      const nsA = await makeNamespace(t.db, t.orgId);
-      const nsB = await makeNamespace(t.db, t.orgId);
-      const { token, userId } = await makeSession(t.db, t.orgId, 'partial-user');
-      await addMemory(t, { content: 'In A.', external_user_id: 'partial-user', namespace_id: nsA });
-      await addMemory(t, { content: 'In B.', external_user_id: 'partial-user', namespace_id: nsB });
-      await addMemory(t, { content: 'In B again.', external_user_id: 'partial-user', namespace_id: nsB });
-      await addMemory(t, { content: 'Nowhere.', external_user_id: 'partial-user' });
+    it(
+      'delete with namespace_id (spec form) ' +
+        'removes only that namespace’s memories and keeps the user; namespace keys are confined',
+      async () => {
+        const nsA = await makeNamespace(t.db, t.orgId);
+        const nsB = await makeNamespace(t.db, t.orgId);
+        const { token, userId } = await makeSession(t.db, t.orgId, 'partial-user');
+        await addMemory(t, { content: 'In A.', external_user_id: 'partial-user', namespace_id: nsA });
+        await addMemory(t, { content: 'In B.', external_user_id: 'partial-user', namespace_id: nsB });
+        await addMemory(t, { content: 'In B again.', external_user_id: 'partial-user', namespace_id: nsB });
+        await addMemory(t, { content: 'Nowhere.', external_user_id: 'partial-user' });
 
-      const r1 = await call('DELETE', `/v1/user?external_user_id=partial-user&namespace_id=${nsA}`);
-      assert.equal(r1.statusCode, 200, r1.body);
-      assert.deepEqual([r1.json().memories_deleted, r1.json().user_deleted], [1, false]);
-      assert.equal(await count('memories WHERE user_id = $1', [userId]), 3);
-      assert.equal(await count('sessions WHERE user_id = $1', [userId]), 1);
-      assert.equal((await t.app.inject({ url: '/me', headers: { 'x-session-token': token } })).statusCode, 200);
+        const r1 = await call('DELETE', `/v1/user?external_user_id=partial-user&namespace_id=${nsA}`);
+        assert.equal(r1.statusCode, 200, r1.body);
+        assert.deepEqual([r1.json().memories_deleted, r1.json().user_deleted], [1, false]);
+        assert.equal(await count('memories WHERE user_id = $1', [userId]), 3);
+        assert.equal(await count('sessions WHERE user_id = $1', [userId]), 1);
+        assert.equal((await t.app.inject({ url: '/me', headers: { 'x-session-token': token } })).statusCode, 200);
 
-      const { key: nsKey } = await makeKey(t.db, t.orgId, { namespaceId: nsB });
-      assertEnvelope(await call('DELETE', `/v1/user?user_id=${userId}&namespace_id=${nsA}`, undefined, nsKey), 403);
-      const r2 = await call('DELETE', `/v1/user/${userId}`, undefined, nsKey);
-      assert.equal(r2.statusCode, 200, r2.body);
-      assert.deepEqual([r2.json().memories_deleted, r2.json().user_deleted], [2, false]);
-      assert.equal(await count('memories WHERE user_id = $1', [userId]), 1);
-      assert.equal(await count('users WHERE id = $1', [userId]), 1);
-      assertEnvelope(await call('DELETE', `/v1/user?user_id=${userId}&namespace_id=does-not-exist`), 404);
-      assertEnvelope(await call('DELETE', `/v1/user?user_id=${userId}&external_user_id=someone-else`), 422);
-    });
+        const { key: nsKey } = await makeKey(t.db, t.orgId, { namespaceId: nsB });
+        assertEnvelope(await call('DELETE', `/v1/user?user_id=${userId}&namespace_id=${nsA}`, undefined, nsKey), 403);
+        const r2 = await call('DELETE', `/v1/user/${userId}`, undefined, nsKey);
+        assert.equal(r2.statusCode, 200, r2.body);
+        assert.deepEqual([r2.json().memories_deleted, r2.json().user_deleted], [2, false]);
+        assert.equal(await count('memories WHERE user_id = $1', [userId]), 1);
+        assert.equal(await count('users WHERE id = $1', [userId]), 1);
+        assertEnvelope(await call('DELETE', `/v1/user?user_id=${userId}&namespace_id=does-not-exist`), 404);
+        assertEnvelope(await call('DELETE', `/v1/user?user_id=${userId}&external_user_id=someone-else`), 422);
+      },
+    );
 
     describe('auth kit', () => {
       const kit = (

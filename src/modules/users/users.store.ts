@@ -83,7 +83,8 @@ export async function resolveExternalUsers(
   if (!ids.length) return new Map();
   await db.query(
     `INSERT INTO users (id, organization_id, external_id)
-     SELECT x.id, $1, x.external_id FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS x(id, external_id, n) ORDER BY n
+     SELECT x.id, $1, x.external_id FROM unnest($2::text[], $3::text[])
+       WITH ORDINALITY AS x(id, external_id, n) ORDER BY n
      ON CONFLICT (organization_id, external_id) WHERE external_id IS NOT NULL DO NOTHING`,
     [organizationId, ids.map(() => newId()), ids],
   );

@@ -36,7 +36,8 @@ export async function insertDelivery(
   },
 ): Promise<void> {
   await tx.query(
-    `INSERT INTO webhook_deliveries (id, organization_id, memory_id, batch_id, url, secret) VALUES ($1, $2, $3, $4, $5, $6)`,
+    `INSERT INTO webhook_deliveries (id, organization_id, memory_id, batch_id, url, secret)
+     VALUES ($1, $2, $3, $4, $5, $6)`,
     [d.id, d.organization_id, d.memory_id, d.batch_id, d.url, d.secret],
   );
 }
@@ -79,7 +80,8 @@ export async function recordAttempt(
 /** Give up (the job is dead, e.g. its worker died on the last attempt). */
 export async function failDelivery(db: Queryable, id: string, error: string): Promise<void> {
   await db.query(
-    `UPDATE webhook_deliveries SET status = 'failed', failed_at = now(), last_error = COALESCE(last_error, $2), updated_at = now()
+    `UPDATE webhook_deliveries SET status = 'failed', failed_at = now(),
+       last_error = COALESCE(last_error, $2), updated_at = now()
      WHERE id = $1 AND status = 'pending'`,
     [id, error],
   );
@@ -88,7 +90,10 @@ export async function failDelivery(db: Queryable, id: string, error: string): Pr
 /** Delete finished deliveries (delivered or failed) older than `days`. */
 export async function pruneDeliveries(db: Queryable, days: number): Promise<number> {
   const [{ n }] = await db.query<{ n: number }>(
-    `WITH d AS (DELETE FROM webhook_deliveries WHERE status <> 'pending' AND updated_at < now() - $1 * interval '1 day' RETURNING 1)
+    `WITH d AS (
+       DELETE FROM webhook_deliveries
+       WHERE status <> 'pending' AND updated_at < now() - $1 * interval '1 day' RETURNING 1
+     )
      SELECT count(*)::int AS n FROM d`,
     [days],
   );

@@ -46,7 +46,10 @@ for (const store of [...testStores, threaded]) {
     });
 
     it('has pgvector with cosine distance', async () => {
-      const [row] = await db.query('SELECT $1::vector <=> $2::vector AS d', [toVector([1, 0]), toVector([0, 1])]);
+      const [row] = await db.query<{ d: number }>('SELECT $1::vector <=> $2::vector AS d', [
+        toVector([1, 0]),
+        toVector([0, 1]),
+      ]);
       assert.ok(Math.abs(row.d - 1) < 1e-6);
     });
 

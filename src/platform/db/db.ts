@@ -2,11 +2,11 @@
  * The one SQL interface every store uses. Both implementations speak PostgreSQL (PGlite
  * embedded, or a server through `pg`), so stores write one dialect. Parameters are `$1…`.
  */
-export type Row = Record<string, any>;
+export type Row = Record<string, unknown>;
 
 export interface Queryable {
   /** Run one statement and return its rows. */
-  query<T extends Row = Row>(sql: string, params?: unknown[]): Promise<T[]>;
+  query<T extends object = Row>(sql: string, params?: unknown[]): Promise<T[]>;
   /** Run a script of several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
 }

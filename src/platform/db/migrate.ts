@@ -17,7 +17,8 @@ export async function migrate(db: Db, dir = MIGRATIONS_DIR): Promise<string[]> {
     .filter((f) => /^\d{4}_.+\.sql$/.test(f))
     .sort();
   await db.exec(
-    'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    'CREATE TABLE IF NOT EXISTS schema_migrations ' +
+      '(name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
   );
   const applied: string[] = [];
   await db.transaction(async (tx) => {

@@ -84,7 +84,7 @@ export async function openPgliteThread(dataDir?: string): Promise<Db> {
     });
   }
   const queryable = (tx?: number): Queryable => ({
-    async query<T extends Row>(sql: string, params: unknown[] = []) {
+    async query<T extends object>(sql: string, params: unknown[] = []) {
       return (await call({ op: 'query', sql, params, tx })).rows as T[];
     },
     async exec(sql: string) {

@@ -42,9 +42,11 @@ function errorReply(err: unknown): ErrorReply {
   return out;
 }
 
+/** What pglite-thread.ts starts this thread with. */
+const data = workerData as { entry: string; dataDir: string | null };
 let db: Db;
 try {
-  db = await openPglite(workerData.dataDir ?? undefined, { locked: true });
+  db = await openPglite(data.dataDir ?? undefined, { locked: true });
   port.postMessage({ ready: true });
 } catch (err) {
   port.postMessage({ ready: false, error: errorReply(err) });

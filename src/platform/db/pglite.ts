@@ -2,7 +2,7 @@ import { PGlite, types } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Db, Queryable, Row } from './db.ts';
+import type { Db, Queryable } from './db.ts';
 import { acquireDirLock } from './dir-lock.ts';
 
 /** int8 (counts, sums) as JS numbers on both stores; our values stay far below 2^53. */
@@ -30,8 +30,8 @@ export async function openPglite(dataDir?: string, opts: { locked?: boolean } = 
     throw err;
   }
   const wrap = (q: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
-    async query<T extends Row>(sql: string, params: unknown[] = []) {
-      const res = await q.query<T>(sql, params as any[]);
+    async query<T extends object>(sql: string, params: unknown[] = []) {
+      const res = await q.query<T>(sql, params);
       return res.rows;
     },
     async exec(sql: string) {
@@ -41,7 +41,7 @@ export async function openPglite(dataDir?: string, opts: { locked?: boolean } = 
   return {
     kind: 'pglite',
     ...wrap(pg),
-    transaction: (fn) => pg.transaction((tx) => fn(wrap(tx as any))),
+    transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
     ping: async () => {
       await pg.query('SELECT 1');
     },

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Db, Queryable, Row } from './db.ts';
+import type { Db, Queryable } from './db.ts';
 import { createPgListener } from './pg-listener.ts';
 
 // int8 as numbers, as on PGlite (counts and sums stay far below 2^53).
@@ -11,7 +11,7 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
   // An idle client losing its connection must not crash the process.
   pool.on('error', () => {});
   const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({
-    async query<T extends Row>(sql: string, params: unknown[] = []) {
+    async query<T extends object>(sql: string, params: unknown[] = []) {
       const res = await c.query(sql, params);
       return res.rows as T[];
     },

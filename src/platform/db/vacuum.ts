@@ -65,8 +65,9 @@ export async function autovacuumPass(db: Db): Promise<{ vacuumed: string[]; anal
   // (a server's backends flush theirs within seconds by themselves).
   if (db.kind === 'pglite') await db.query('SELECT pg_stat_force_next_flush()');
   const tables = await db.query<TableActivity>(
-    `SELECT format('%I.%I', s.schemaname, s.relname) AS name, s.n_dead_tup::float8 AS dead, s.n_ins_since_vacuum::float8 AS inserted,
-            s.n_mod_since_analyze::float8 AS modified, greatest(c.reltuples, 0)::float8 AS tuples, c.reloptions AS options
+    `SELECT format('%I.%I', s.schemaname, s.relname) AS name, s.n_dead_tup::float8 AS dead,
+            s.n_ins_since_vacuum::float8 AS inserted, s.n_mod_since_analyze::float8 AS modified,
+            greatest(c.reltuples, 0)::float8 AS tuples, c.reloptions AS options
      FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
      WHERE s.schemaname = current_schema()`,
   );

@@ -6,7 +6,7 @@ export interface EventRow {
   kind: string;
   memory_id: string | null;
   batch_id: string | null;
-  payload: Record<string, any>;
+  payload: Record<string, unknown>;
   created_at: Date;
 }
 
@@ -53,11 +53,13 @@ export async function insertEvents(
     // row recorded there is nothing to announce.
     sql = `WITH ins AS (${insert}),
      notices AS (
-       SELECT json_build_object('id', id, 'organization_id', organization_id, 'kind', kind, 'memory_id', memory_id, 'batch_id', batch_id)::text AS j,
+       SELECT json_build_object('id', id, 'organization_id', organization_id, 'kind', kind,
+                                'memory_id', memory_id, 'batch_id', batch_id)::text AS j,
               (row_number() OVER () - 1) / $8::int AS part
        FROM ins
      ), sent AS (
-       SELECT pg_notify($7, CASE WHEN count(*) = 1 THEN min(j) ELSE '[' || string_agg(j, ',') || ']' END) FROM notices GROUP BY part
+       SELECT pg_notify($7, CASE WHEN count(*) = 1 THEN min(j) ELSE '[' || string_agg(j, ',') || ']' END)
+       FROM notices GROUP BY part
      )
      SELECT ins.*, (SELECT count(*) FROM sent) AS notified FROM ins`;
   }
@@ -94,7 +96,10 @@ export async function hasBatchEvent(
  */
 export async function pruneEvents(db: Queryable, days: number): Promise<number> {
   const [{ n }] = await db.query<{ n: number }>(
-    `WITH d AS (DELETE FROM events WHERE kind LIKE 'memory.%' AND created_at < now() - $1 * interval '1 day' RETURNING 1)
+    `WITH d AS (
+       DELETE FROM events
+       WHERE kind LIKE 'memory.%' AND created_at < now() - $1 * interval '1 day' RETURNING 1
+     )
      SELECT count(*)::int AS n FROM d`,
     [days],
   );

@@ -103,7 +103,7 @@ export async function createHttpApp(opts: HttpOptions): Promise<FastifyInstance>
     },
     transform: jsonSchemaTransform,
   });
-  if (opts.docs) await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: '/openapi.json' } as any });
+  if (opts.docs) await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: '/openapi.json' } });
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 
   app.setNotFoundHandler((req, reply) => {

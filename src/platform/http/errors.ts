@@ -14,14 +14,19 @@ export function envelope(code: number, error: string, details: Record<string, un
 
 /** Turn zod / Fastify validation issues into `{field: message}` details with the field names. */
 function validationDetails(err: FastifyError): Record<string, unknown> {
-  const issues = (err.validation ?? []).map((v: any) => {
+  const issues = (err.validation ?? []).map((v) => {
     const where = err.validationContext ?? 'body';
-    const path = v.instancePath
-      ? v.instancePath.replace(/^\//, '').replace(/\//g, '.')
-      : (v.params?.issue?.path ?? []).join('.');
+    const path = v.instancePath ? v.instancePath.replace(/^\//, '').replace(/\//g, '.') : issuePath(v.params).join('.');
     return { location: where, field: path || null, message: v.message };
   });
   return { issues };
+}
+
+/** The path of a zod issue carried in a validation error's params (`params.issue.path`), else none. */
+function issuePath(params: Record<string, unknown> | undefined): unknown[] {
+  const issue = params?.issue;
+  if (typeof issue !== 'object' || issue === null || !('path' in issue)) return [];
+  return Array.isArray(issue.path) ? issue.path : [];
 }
 
 /** Fastify's own error codes that are client errors with a fixed status. */
@@ -45,7 +50,7 @@ export function errorHandler(err: FastifyError | AppError, req: FastifyRequest, 
     if (err.shouldRetry !== undefined) reply.header('x-should-retry', String(err.shouldRetry));
   } else if ((err as FastifyError).validation) {
     body = envelope(422, `Request validation failed: ${err.message}`, validationDetails(err as FastifyError));
-  } else if ((err as any).code === 'FST_ERR_RESPONSE_SERIALIZATION' || !(err as FastifyError).statusCode) {
+  } else if (err.code === 'FST_ERR_RESPONSE_SERIALIZATION' || !(err as FastifyError).statusCode) {
     req.log.error({ err }, 'unhandled error');
     body = envelope(500, 'Internal server error', { request_id: req.id });
   } else {

@@ -6,7 +6,7 @@ export interface JobRow {
   id: string;
   organization_id: string | null;
   kind: string;
-  payload: Record<string, any>;
+  payload: Record<string, unknown>;
   status: JobStatus;
   attempts: number;
   max_attempts: number;
@@ -122,7 +122,8 @@ export async function failJob(
   const rows = await db.query<JobRow>(
     `UPDATE jobs SET
        status = CASE WHEN attempts >= max_attempts OR $5::boolean THEN 'dead' ELSE 'failed' END,
-       run_at = CASE WHEN attempts >= max_attempts OR $5::boolean THEN run_at ELSE now() + $4 * interval '1 millisecond' END,
+       run_at = CASE WHEN attempts >= max_attempts OR $5::boolean THEN run_at
+                     ELSE now() + $4 * interval '1 millisecond' END,
        last_error = $3, locked_by = NULL, locked_until = NULL, updated_at = now()
      WHERE id = $1 AND status = 'running' AND locked_by = $2 RETURNING ${COLUMNS}`,
     [id, workerId, error, delayMs, permanent],

@@ -47,34 +47,37 @@ for (const store of testStores) {
       assert.equal((await db.query('SELECT count(*)::int AS n FROM jobs'))[0].n, 0);
     });
 
-    it('a handler completes its job inside its own transaction: committed with the work, undone with a rollback', async () => {
-      let tries = 0;
-      const w = worker({
-        't.tx': {
-          run: async (j, ctx) =>
-            db.transaction(async (tx) => {
-              tries++;
-              await tx.query('INSERT INTO job_runs (job_id, worker) VALUES ($1, $2)', [j.id, 'w']);
-              await ctx.complete(tx);
-              if (tries === 1) throw new Error('rolled back after completing');
-            }),
-        },
-      });
-      const { id } = await add('t.tx', {}, 3);
-      await w.start();
-      const done = await waitFor(async () => {
-        const j = await job(id);
-        return j.status === 'completed' && j;
-      });
-      assert.equal(tries, 2, 'the rolled-back completion left the job to be retried');
-      assert.equal(done.attempts, 2);
-      assert.match(done.last_error ?? '', /rolled back after completing/);
-      assert.equal(
-        (await db.query('SELECT count(*)::int AS n FROM job_runs WHERE job_id = $1', [id]))[0].n,
-        1,
-        'only the committed run left its work',
-      );
-    });
+    it(
+      'a handler completes its job inside its own transaction: ' + 'committed with the work, undone with a rollback',
+      async () => {
+        let tries = 0;
+        const w = worker({
+          't.tx': {
+            run: async (j, ctx) =>
+              db.transaction(async (tx) => {
+                tries++;
+                await tx.query('INSERT INTO job_runs (job_id, worker) VALUES ($1, $2)', [j.id, 'w']);
+                await ctx.complete(tx);
+                if (tries === 1) throw new Error('rolled back after completing');
+              }),
+          },
+        });
+        const { id } = await add('t.tx', {}, 3);
+        await w.start();
+        const done = await waitFor(async () => {
+          const j = await job(id);
+          return j.status === 'completed' && j;
+        });
+        assert.equal(tries, 2, 'the rolled-back completion left the job to be retried');
+        assert.equal(done.attempts, 2);
+        assert.match(done.last_error ?? '', /rolled back after completing/);
+        assert.equal(
+          (await db.query('SELECT count(*)::int AS n FROM job_runs WHERE job_id = $1', [id]))[0].n,
+          1,
+          'only the committed run left its work',
+        );
+      },
+    );
 
     it('claims, runs and completes jobs with their payload', async () => {
       const seen: unknown[] = [];
@@ -178,11 +181,13 @@ for (const store of testStores) {
       const a = await add('t.orphan');
       const b = await add('t.orphan', {}, 1);
       await db.query(
-        `UPDATE jobs SET status = 'running', attempts = 1, locked_by = 'ghost', locked_until = now() - interval '1 second'`,
+        `UPDATE jobs SET status = 'running', attempts = 1,
+           locked_by = 'ghost', locked_until = now() - interval '1 second'`,
       );
       const c = await add('t.orphan'); // held by a live worker: not taken
       await db.query(
-        `UPDATE jobs SET status = 'running', attempts = 1, locked_by = 'alive', locked_until = now() + interval '1 hour' WHERE id = $1`,
+        `UPDATE jobs SET status = 'running', attempts = 1, locked_by = 'alive', locked_until = now() + interval '1 hour'
+         WHERE id = $1`,
         [c.id],
       );
       await worker({ 't.orphan': handler }).start();
@@ -198,7 +203,8 @@ for (const store of testStores) {
     it('an exclusive worker (embedded store) takes over every running job at start', async () => {
       const { id } = await add('t.mine');
       await db.query(
-        `UPDATE jobs SET status = 'running', attempts = 1, locked_by = 'previous-process', locked_until = now() + interval '1 hour'`,
+        `UPDATE jobs SET status = 'running', attempts = 1,
+           locked_by = 'previous-process', locked_until = now() + interval '1 hour'`,
       );
       await worker({ 't.mine': { run: async () => {} } }, { exclusive: true }).start();
       await waitFor(async () => (await job(id)).status === 'completed');

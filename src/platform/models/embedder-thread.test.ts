@@ -51,20 +51,23 @@ describe('embedder in a worker thread', () => {
     }
   });
 
-  it('fails the calls of a thread that ends as retryable, and only those: a call made meanwhile gets a new thread', async () => {
-    // Seconds of work, so the thread is certainly still busy when it is ended.
-    const cut = threaded.embed(Array.from({ length: 200 }, (_, i) => `a long enough text to embed, number ${i}`));
-    const closing = threaded.close();
-    const next = threaded.embed(['asked while the old thread is ending']); // before its 'exit' event
-    await assert.rejects(
-      cut,
-      (err: unknown) =>
-        err instanceof EmbedderError && err.code === 'unavailable' && err.retryable && /thread/.test(err.message),
-    );
-    await closing;
-    const [v] = await next;
-    assert.equal(v.length, 512);
-  });
+  it(
+    'fails the calls of a thread that ends as retryable, ' + 'and only those: a call made meanwhile gets a new thread',
+    async () => {
+      // Seconds of work, so the thread is certainly still busy when it is ended.
+      const cut = threaded.embed(Array.from({ length: 200 }, (_, i) => `a long enough text to embed, number ${i}`));
+      const closing = threaded.close();
+      const next = threaded.embed(['asked while the old thread is ending']); // before its 'exit' event
+      await assert.rejects(
+        cut,
+        (err: unknown) =>
+          err instanceof EmbedderError && err.code === 'unavailable' && err.retryable && /thread/.test(err.message),
+      );
+      await closing;
+      const [v] = await next;
+      assert.equal(v.length, 512);
+    },
+  );
 
   it('refuses what cannot be sent to the thread, without leaving the call pending', async () => {
     await assert.rejects(

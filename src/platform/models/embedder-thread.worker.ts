@@ -12,15 +12,17 @@ const port = parentPort!;
 // as the same embedder would on the main thread, instead of killing the thread.
 let embedder: Embedder | undefined;
 let failure: unknown;
+/** What embedder-thread.ts starts this thread with. */
+const data = workerData as { entry: string; config: EmbedderConfig };
 try {
-  embedder = createEmbedder(workerData.config as EmbedderConfig);
+  embedder = createEmbedder(data.config);
 } catch (err) {
   failure = err;
 }
 
 const describe = (err: unknown) => ({
   message: err instanceof Error ? err.message : String(err),
-  code: err instanceof ModelError ? err.code : 'unavailable',
+  code: err instanceof ModelError ? (err as ModelError<string>).code : 'unavailable',
   retryable: err instanceof ModelError ? err.retryable : false,
 });
 

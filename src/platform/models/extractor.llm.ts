@@ -139,7 +139,9 @@ export function createLlmExtractor(options: LlmExtractorOptions): Extractor {
           { role: 'assistant', content: first },
           {
             role: 'user',
-            content: `That reply is not valid: ${parsed.error}. Reply again with only the corrected JSON object, nothing else.`,
+            content:
+              `That reply is not valid: ${parsed.error}. ` +
+              `Reply again with only the corrected JSON object, nothing else.`,
           },
         ];
         const second = await complete(repair, jsonSchema);
@@ -238,7 +240,8 @@ function buildMessages(input: ExtractionInput, nodeTypes: string[], relTypes: st
       .find((n) => n.name === t)
       ?.properties.map(
         (p) =>
-          `${p.name}: ${p.type}${p.required ? ', required' : ''}${p.enum ? `, one of ${p.enum.map((v) => JSON.stringify(v)).join(' | ')}` : ''}`,
+          `${p.name}: ${p.type}${p.required ? ', required' : ''}` +
+          `${p.enum ? `, one of ${p.enum.map((v) => JSON.stringify(v)).join(' | ')}` : ''}`,
       )
       .join('; ');
     return `- ${t}${!schema && TYPE_HINTS[t] ? `: ${TYPE_HINTS[t]}` : ''}${props ? ` (properties: ${props})` : ''}`;
@@ -260,18 +263,21 @@ function buildMessages(input: ExtractionInput, nodeTypes: string[], relTypes: st
     '- One node per distinct entity. `id` is a short id you choose (n1, n2, ...); relationships refer to node ids.',
     "- `name` is the canonical name: the fullest name used, without a possessive 's.",
     '- `properties` is a list of {key, value}; `mentions` lists the exact text spans that name the node.',
-    `- "I", "me" and "my" are the speaker${input.speaker ? ` (${input.speaker})` : ''}; give the speaker the id "speaker" when their name is known, otherwise leave them out.`,
+    `- "I", "me" and "my" are the speaker${input.speaker ? ` (${input.speaker})` : ''}; ` +
+      'give the speaker the id "speaker" when their name is known, otherwise leave them out.',
     '- Resolve relative dates ("yesterday", "last week") against the reference date.',
     schema
       ? ''
-      : '- FAMILY, FRIEND, PARTNER and COLLEAGUE carry a "relation" property (sister, best friend, ...). MENTIONED_WITH links entities that only occur together.',
+      : '- FAMILY, FRIEND, PARTNER and COLLEAGUE carry a "relation" property (sister, best friend, ...). ' +
+        'MENTIONED_WITH links entities that only occur together.',
     '- Extract only what the memory states; earlier turns are context for resolving references only.',
     input.guidance?.length
       ? `Property guidance (fill these properties as described):\n${input.guidance.map((g) => `- ${g}`).join('\n')}`
       : '',
   ].filter(Boolean);
   const ref = input.createdAt
-    ? `${input.createdAt.toISOString().slice(0, 10)} (${input.createdAt.toLocaleDateString('en-US', { weekday: 'long', timeZone: 'UTC' })})`
+    ? `${input.createdAt.toISOString().slice(0, 10)} ` +
+      `(${input.createdAt.toLocaleDateString('en-US', { weekday: 'long', timeZone: 'UTC' })})`
     : 'unknown';
   const context = (input.context ?? []).map((t) => `${t.role}: ${t.content}`).join('\n');
   const user = [

@@ -167,7 +167,10 @@ function matchAgo(toks: Tok[], i: number): { q: number; unit: string; end: numbe
   return unit && toks[u + 1]?.norm === 'ago' && q > 0 ? { q, unit, end: u + 2 } : undefined;
 }
 
-/** A day of a month as [ISO day, 'day']; the year inferred when absent; undefined for "30 February" or with nothing to infer from. */
+/**
+ * A day of a month as [ISO day, 'day']; the year inferred when absent; undefined for
+ * "30 February" or with nothing to infer from.
+ */
 function dayValue(
   ref: Date | undefined,
   month: number,

@@ -15,7 +15,9 @@ const kin = (type: string, toNamed: boolean, words: string) =>
 kin(
   'FAMILY',
   true,
-  'mother mom mum father dad parent sister brother sibling son daughter child kid grandmother grandma grandfather grandpa grandparent grandson granddaughter grandchild aunt uncle cousin niece nephew stepmom stepdad stepson stepdaughter',
+  'mother mom mum father dad parent sister brother sibling son daughter child kid grandmother grandma grandfather ' +
+    'grandpa grandparent grandson granddaughter grandchild aunt uncle cousin niece nephew stepmom stepdad stepson ' +
+    'stepdaughter',
 );
 kin('FRIEND', true, 'friend buddy pal bestie bff roommate');
 kin('MARRIED_TO', true, 'wife husband spouse');
@@ -36,7 +38,8 @@ export const isKinNoun = (word: string) => KIN[word] !== undefined;
 
 /** Words the verb patterns may carry before the verb ("has just moved to", "was recently married to"). */
 const AUX =
-  '(?:(?:am|is|are|was|were|be|been|has|have|had|just|also|still|now|already|finally|recently|currently|actually|really|first|often|usually|always|even|never|did|do|does) )*';
+  '(?:(?:am|is|are|was|were|be|been|has|have|had|just|also|still|now|already|finally|recently|currently|actually|' +
+  'really|first|often|usually|always|even|never|did|do|does) )*';
 const rule = (type: string, verbs: string, to: string[], from = ['Person']) => ({
   type,
   re: new RegExp(`^${AUX}(?:${verbs})$`),
@@ -62,12 +65,14 @@ const VERB_RULES = [
   rule('MARRIED_TO', 'married|marry|marries|wed|(?:got |get )?(?:engaged|married) to', ['Person']),
   rule(
     'ATTENDED',
-    'attended|attending|attend|attends|joined|join|participated in|took part in|signed up for|went to|go to|going to|ran|run|running',
+    'attended|attending|attend|attends|joined|join|participated in|took part in|signed up for|went to|go to|' +
+      'going to|ran|run|running',
     ['Event'],
   ),
   rule(
     'JOINED',
-    'joined|join|joins|joining|signed up for|became member of|volunteer at|volunteered at|volunteers at|volunteering at',
+    'joined|join|joins|joining|signed up for|became member of|volunteer at|volunteered at|volunteers at|' +
+      'volunteering at',
     ['Organization', 'Topic'],
   ),
   rule(
@@ -78,7 +83,8 @@ const VERB_RULES = [
   ),
   rule(
     'VISITED',
-    'visited|visiting|visits|visit|went(?: back)? to|been to|traveled to|travelled to|flew to|drove to|stayed (?:in|at)|toured|returned from|came back from|trip to',
+    'visited|visiting|visits|visit|went(?: back)? to|been to|traveled to|travelled to|flew to|drove to|' +
+      'stayed (?:in|at)|toured|returned from|came back from|trip to',
     ['Place', 'Organization', 'Topic'],
   ),
   rule('BOUGHT', 'bought|buy|buys|buying|purchased|ordered|got', ['Product']),

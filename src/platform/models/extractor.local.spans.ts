@@ -115,19 +115,30 @@ function matchName(toks: Tok[], i: number): Span | undefined {
 
 const words = (list: string) => new Set(list.split(' '));
 const GENERIC_NOUNS = words(
-  'thing stuff time lot way day bit kind sort something anything everything nothing someone anyone everyone one ones people guy guys person fun idea question moment life world part year week month weekend morning night evening afternoon today tonight yesterday lol haha hey hi wow thanks thank congrats congratulations yes yeah ok okay sure glad experience lots others other reason chance news place home hand end point matter case fact best favorite favourite look care anytime fan difference blast photo pic picture image shot selfie bunch anyway need needs being having getting doing going seeing making taking trying',
+  'thing stuff time lot way day bit kind sort something anything everything nothing someone anyone everyone one ' +
+    'ones people guy guys person fun idea question moment life world part year week month weekend morning night ' +
+    'evening afternoon today tonight yesterday lol haha hey hi wow thanks thank congrats congratulations yes yeah ok ' +
+    'okay sure glad experience lots others other reason chance news place home hand end point matter case fact best ' +
+    'favorite favourite look care anytime fan difference blast photo pic picture image shot selfie bunch anyway need ' +
+    'needs being having getting doing going seeing making taking trying',
 );
 const GENERIC_ADJECTIVES = words(
-  'new great good bad big small little old nice awesome amazing cool fun lovely beautiful wonderful same other own last next first whole real such much many few several different special favorite favourite huge long hard tough sure glad happy excited busy best better lot fantastic incredible super important really true right wrong',
+  'new great good bad big small little old nice awesome amazing cool fun lovely beautiful wonderful same other own ' +
+    'last next first whole real such much many few several different special favorite favourite huge long hard tough ' +
+    'sure glad happy excited busy best better lot fantastic incredible super important really true right wrong',
 );
 const STOP = new Set(STOPWORDS);
 /** Heads that make a noun phrase an Event rather than a Topic. */
 const EVENT_HEADS = words(
-  'party wedding concert festival race marathon conference parade trip vacation holiday camp game match tournament ceremony graduation funeral workshop class lesson exhibition show event gala fundraiser hike picnic reunion seminar retreat competition contest interview appointment celebration birthday anniversary performance recital meetup convention summit expo fair protest rally tour',
+  'party wedding concert festival race marathon conference parade trip vacation holiday camp game match tournament ' +
+    'ceremony graduation funeral workshop class lesson exhibition show event gala fundraiser hike picnic reunion ' +
+    'seminar retreat competition contest interview appointment celebration birthday anniversary performance recital ' +
+    'meetup convention summit expo fair protest rally tour',
 );
 /** Verb forms the relationship rules read, which compromise may tag as nouns ("works", "visits"). */
 const VERB_FORMS = words(
-  'work works live lives visit visits use uses love loves like likes manage manages run runs lead leads join joins attend attends',
+  'work works live lives visit visits use uses love loves like likes manage manages run runs lead leads join joins ' +
+    'attend attends',
 );
 /** Verbs whose gerund object is an activity worth a topic: "I love painting and hiking", "went camping". */
 const ACTIVITY_VERBS = words('love like enjoy hate prefer start begin try keep practice go quit miss adore up');

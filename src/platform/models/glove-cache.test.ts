@@ -13,7 +13,10 @@ function winkJson(): string {
   const words = ['the', '"', 'a\\b', 'cat', 'dog'];
   const vec = (rank: number) => [rank + 0.5, -rank, 0.25, 9.99, rank]; // 3 dims + l2norm + wordIndex
   const entries = [4, 1, 0, 3, 2].map((r) => `${JSON.stringify(words[r])}:${JSON.stringify(vec(r))}`);
-  return `{"precision":8,"l2NormIndex":3,"wordIndex":4,"size":5,"dimensions":3,"words":${JSON.stringify(words)},"vectors":{${entries.join(',')}},"unkVector":[0,0,0,0,-1]}\n`;
+  return (
+    `{"precision":8,"l2NormIndex":3,"wordIndex":4,"size":5,"dimensions":3,"words":${JSON.stringify(words)},` +
+    `"vectors":{${entries.join(',')}},"unkVector":[0,0,0,0,-1]}\n`
+  );
 }
 
 describe('GloVe cache', () => {

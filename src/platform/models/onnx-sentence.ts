@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, readFileSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
+import type { PreTrainedModel, PreTrainedTokenizer, Tensor } from '@huggingface/transformers';
 import { chunks, EmbedderError, fallbackVector, type Embedder } from './embedder.ts';
 
 /** Options for {@link createOnnxSentenceEmbedder}. */
@@ -59,10 +60,10 @@ export function createOnnxSentenceEmbedder(options: OnnxSentenceOptions): OnnxSe
   const weightsFile = path.join(modelDir, 'onnx', dtype === 'q8' ? 'model_quantized.onnx' : 'model.onnx');
   const expectedSha = options.sha256 ?? KNOWN_WEIGHTS[options.model]?.[dtype];
   const dimensions = options.dimensions ?? hiddenSize(modelDir);
-  let tokenizer: Promise<any> | null = null;
-  let model: Promise<any> | null = null;
+  let tokenizer: Promise<PreTrainedTokenizer> | null = null;
+  let model: Promise<PreTrainedModel> | null = null;
 
-  function getTokenizer(): Promise<any> {
+  function getTokenizer(): Promise<PreTrainedTokenizer> {
     tokenizer ??= (async () => {
       const tf = await transformers(options.modelsDir);
       return tf.AutoTokenizer.from_pretrained(options.model);
@@ -73,7 +74,7 @@ export function createOnnxSentenceEmbedder(options: OnnxSentenceOptions): OnnxSe
     return tokenizer;
   }
 
-  function getModel(): Promise<any> {
+  function getModel(): Promise<PreTrainedModel> {
     model ??= (async () => {
       await verifyWeights(weightsFile, expectedSha);
       const tf = await transformers(options.modelsDir);
@@ -106,7 +107,9 @@ export function createOnnxSentenceEmbedder(options: OnnxSentenceOptions): OnnxSe
       const out: number[][] = [];
       for (const batch of chunks(texts, options.batchSize ?? 32)) {
         const inputs = tok(batch, { padding: true, truncation: true, max_length: maxLength });
-        const { last_hidden_state } = await mdl(inputs);
+        // A model's call is untyped in transformers.js; a feature-extraction model answers with
+        // its hidden states.
+        const { last_hidden_state } = (await mdl(inputs)) as { last_hidden_state: Tensor };
         const pooled = tf.mean_pooling(last_hidden_state, inputs.attention_mask).normalize(2, -1);
         const rows = pooled.tolist() as number[][];
         rows.forEach((v, k) => {
@@ -136,7 +139,8 @@ async function transformers(modelsDir: string): Promise<Transformers> {
     runtime = null;
     throw new EmbedderError(
       'runtime_missing',
-      `Cannot load @huggingface/transformers / onnxruntime-node (native binary for ${process.platform}-${process.arch}): ${(err as Error).message}`,
+      `Cannot load @huggingface/transformers / onnxruntime-node ` +
+        `(native binary for ${process.platform}-${process.arch}): ${(err as Error).message}`,
       false,
       { cause: err },
     );

