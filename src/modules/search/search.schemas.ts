@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { aclConfig, memoryMetadata, searchResponse } from '../memories/index.ts';
 
-const PROVIDERS = [
+/** Reranking providers the client names; only `none` (the fused order) is available yet. */
+export const RERANKING_PROVIDERS = [
   'none',
   'ranker_a',
   'ranker_b',
@@ -19,7 +20,7 @@ export const rerankingConfig = z.looseObject({
     .optional()
     .describe('false: the fused order (provider none); true without a provider asks for ranker_a'),
   reranking_provider: z
-    .enum(PROVIDERS)
+    .enum(RERANKING_PROVIDERS)
     .optional()
     .describe(
       'none keeps the fused order; the others are not available in this deployment (422). cohere, openai, ' +

@@ -14,7 +14,7 @@ import {
 import type { UserDirectory } from '../users/index.ts';
 import { queryTerms } from '../../platform/text-analyzer.ts';
 import { fuse, type FusionWeights } from './fusion.ts';
-import type { SearchBody } from './search.schemas.ts';
+import { RERANKING_PROVIDERS, type SearchBody } from './search.schemas.ts';
 import {
   bm25,
   hasSessions,
@@ -56,16 +56,7 @@ export interface SearchResult {
   schemas_used?: string[];
 }
 
-const RERANKERS_LATER = new Set([
-  'ranker_a',
-  'ranker_b',
-  'svc_enhanced',
-  'svc_max',
-  'cohere',
-  'openai',
-  'papr_enhanced',
-  'papr_max',
-]);
+const RERANKERS_LATER = new Set<string>(RERANKING_PROVIDERS.filter((p) => p !== 'none'));
 
 /** Reranking: only `none` (the fused order) exists yet; anything else is a clear 422. */
 function checkReranking(body: SearchBody): void {
