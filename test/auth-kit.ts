@@ -74,3 +74,18 @@ export function authKit(ctx: () => TestApp, route: KitRoute): void {
     });
   }
 }
+
+/**
+ * The auth kit in the positional form the route tests list their routes in:
+ * `kit(label, method, url, permission, payload?, otherTenant?)`, bound to one test app.
+ */
+export function authKitFor(ctx: () => TestApp) {
+  return (
+    label: string,
+    method: KitRoute['method'],
+    url: () => string,
+    permission?: Permission,
+    payload?: () => unknown,
+    otherTenant?: KitRoute['otherTenant'],
+  ) => authKit(ctx, { label, method, url, permission, payload, otherTenant });
+}

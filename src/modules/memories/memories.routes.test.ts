@@ -1,7 +1,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, testStores, type TestApp } from '../../../test/harness.ts';
-import { assertEnvelope, authKit } from '../../../test/auth-kit.ts';
+import { assertEnvelope, authKitFor } from '../../../test/auth-kit.ts';
 import { makeNamespace, makeOrg } from '../../../test/factories.ts';
 import { addMemory, post, searchContents } from '../../../test/memory-helpers.ts';
 
@@ -264,14 +264,7 @@ for (const store of testStores) {
     });
 
     describe('auth kit', () => {
-      const kit = (
-        label: string,
-        method: any,
-        url: () => string,
-        permission: any,
-        payload?: () => unknown,
-        otherTenant?: any,
-      ) => authKit(() => t, { label, method, url, permission, payload, otherTenant });
+      const kit = authKitFor(() => t);
       /** Another organization's write lands in that organization: invisible to ours. */
       const writesElsewhere = async (res: any) => {
         assert.equal(res.statusCode, 200, res.body);

@@ -1,7 +1,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, testStores, type TestApp } from '../../../test/harness.ts';
-import { assertEnvelope, authKit } from '../../../test/auth-kit.ts';
+import { assertEnvelope, authKitFor } from '../../../test/auth-kit.ts';
 import { makeKey, makeNamespace, makeOrg } from '../../../test/factories.ts';
 import { addMemory, searchContents } from '../../../test/memory-helpers.ts';
 
@@ -276,14 +276,7 @@ for (const store of testStores) {
     );
 
     describe('auth kit', () => {
-      const kit = (
-        label: string,
-        method: any,
-        url: () => string,
-        permission: any,
-        payload?: () => unknown,
-        otherTenant?: any,
-      ) => authKit(() => t, { label, method, url, permission, payload, otherTenant });
+      const kit = authKitFor(() => t);
       kit(
         'POST /v1/namespace',
         'POST',

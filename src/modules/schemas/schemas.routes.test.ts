@@ -2,7 +2,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import { startApp, testStores, type TestApp } from '../../../test/harness.ts';
-import { assertEnvelope, authKit } from '../../../test/auth-kit.ts';
+import { assertEnvelope, authKitFor } from '../../../test/auth-kit.ts';
 import { makeKey, makeNamespace, makeOrg, makeSession } from '../../../test/factories.ts';
 import { AppError } from '../../shared/errors.ts';
 import { ALL_PERMISSIONS, type Actor } from '../../shared/actor.ts';
@@ -511,14 +511,7 @@ for (const store of testStores) {
     });
 
     describe('auth kit', () => {
-      const kit = (
-        label: string,
-        method: any,
-        url: () => string,
-        permission: any,
-        payload?: () => unknown,
-        otherTenant?: any,
-      ) => authKit(() => t, { label, method, url, permission, payload, otherTenant });
+      const kit = authKitFor(() => t);
       kit(
         'POST /v1/schemas',
         'POST',
