@@ -110,9 +110,12 @@ export const configSchema = z
     QUERY_EMBEDDING_CACHE_SIZE: int(2000, 0),
     /**
      * Run the local USE lite model in worker threads (one for indexing, one for queries) instead
-     * of on the event loop: its WASM would otherwise stall every request and open transaction.
+     * of on the event loop: ONNX Runtime computes synchronously on the calling thread, and an
+     * indexing batch would otherwise stall every request and open transaction for tens of ms.
      */
     EMBEDDER_THREADS: bool.default(true),
+    /** ONNX Runtime intra-op threads per USE lite model (one for indexing, one for queries). */
+    EMBEDDER_INTRA_OP_THREADS: int(1, 1),
     /**
      * Run the embedded store (PGlite) in a worker thread of its own instead of on the event
      * loop, where each statement blocks HTTP and the model threads' replies. No effect with

