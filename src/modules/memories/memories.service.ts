@@ -233,13 +233,23 @@ export function createMemoriesService(deps: MemoriesDeps) {
         ok.filter((x) => !x.input.userId && x.input.externalUserId).map((x) => x.input.externalUserId!),
       );
       const successes: { index: number; item: AddedMemory; bytes: number; storage: number }[] = [];
+      // Pipelined: the next group's embeddings compute (in the model thread) while this group's
+      // rows are written, so the store and the model are busy at the same time.
+      const embed = (g: number) => {
+        const pending = buildChunks(
+          ok.slice(g, g + batchSize).map((x) => x.input.content),
+          embedders,
+        );
+        pending.catch(() => undefined); // awaited in its turn; never an unhandled rejection meanwhile
+        return pending;
+      };
+      let next = ok.length ? embed(0) : null;
       for (let g = 0; g < ok.length; g += batchSize) {
         const group = ok.slice(g, g + batchSize);
+        const current = next!;
+        next = g + batchSize < ok.length ? embed(g + batchSize) : null;
         try {
-          const chunks = await buildChunks(
-            group.map((x) => x.input.content),
-            embedders,
-          );
+          const chunks = await current;
           const rows = await db.transaction((tx) =>
             storeAll(
               tx,
