@@ -1,18 +1,25 @@
 /**
- * Local sentence-transformers models (ONNX, transformers.js layout) from `MODELS_DIR`,
- * run by @huggingface/transformers on onnxruntime-node. Remote loading is switched off:
- * the product reads model files only from its dependencies or MODELS_DIR (ARCHITECTURE §7).
+ * Local sentence-transformers models (ONNX exports in the Hugging Face layout) from `MODELS_DIR`,
+ * run directly on onnxruntime-node (CPU binary shipped in the package) with the pure-JS
+ * tokenizer of @huggingface/tokenizers. Nothing is ever downloaded: the product reads model
+ * files only from its dependencies or MODELS_DIR (ARCHITECTURE §7).
  *
  * Layout: <modelsDir>/<model>/{config.json, tokenizer.json, tokenizer_config.json, …,
- * onnx/model.onnx (fp32) | onnx/model_quantized.onnx (q8)}. Output = mean pooling over the
- * attention mask, then L2 normalisation, i.e. the sentence-transformers recipe.
+ * onnx/model.onnx (fp32) | onnx/model_quantized.onnx (q8)}. The sentence-transformers recipe:
+ * tokenise with the model's post-processor ([CLS] … [SEP]), truncate to `maxLength` tokens
+ * keeping those special tokens, pad to the longest text of the batch, take the model's
+ * `last_hidden_state`, mean-pool it over the attention mask, then L2-normalise.
+ *
+ * `session.run` in onnxruntime-node computes synchronously on the calling thread (the native
+ * call is only deferred by a setImmediate), so batches stay bounded and `embed` yields to the
+ * event loop between them.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, readFileSync } from 'node:fs';
-import { access } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { PreTrainedModel, PreTrainedTokenizer, Tensor } from '@huggingface/transformers';
-import { chunks, EmbedderError, fallbackVector, type Embedder } from './embedder.ts';
+import type { InferenceSession, Tensor } from 'onnxruntime-node';
+import { chunks, EmbedderError, fallbackVector, normalize, type Embedder } from './embedder.ts';
 
 /** Options for {@link createOnnxSentenceEmbedder}. */
 export interface OnnxSentenceOptions {
@@ -30,6 +37,8 @@ export interface OnnxSentenceOptions {
   sha256?: string;
   /** Output size; defaults to `hidden_size` from the model's config.json. */
   dimensions?: number;
+  /** ONNX Runtime intra-op threads (default 1). */
+  threads?: number;
 }
 
 /** An ONNX sentence embedder; `loadTokenizer()` works even when the weights are absent. */
@@ -40,6 +49,8 @@ export interface OnnxSentenceEmbedder extends Embedder {
   loadTokenizer(): Promise<void>;
   /** Number of tokens of `text` including [CLS]/[SEP], before truncation. */
   countTokens(text: string): Promise<number>;
+  /** The token ids the model receives for `text`: special tokens included, truncated to maxLength. */
+  tokenIds(text: string): Promise<number[]>;
 }
 
 /** Checksums from ../shared/models/README.md (Xenova/all-MiniLM-L6-v2 exports). */
@@ -50,38 +61,71 @@ const KNOWN_WEIGHTS: Record<string, Record<'q8' | 'fp32', string>> = {
   },
 };
 
-type Transformers = typeof import('@huggingface/transformers');
+type Ort = typeof import('onnxruntime-node');
+
+/**
+ * The part of @huggingface/tokenizers' `Tokenizer` used here. Declared locally: the package's
+ * .d.ts files use extension-less relative imports, which do not resolve under NodeNext.
+ */
+interface Tokenizer {
+  encode(text: string, options?: { add_special_tokens?: boolean }): { ids: number[] };
+  token_to_id(token: string): number | undefined;
+}
+type TokenizerModule = { Tokenizer: new (tokenizerJson: object, tokenizerConfig: object) => Tokenizer };
+
+interface LoadedTokenizer {
+  tokenizer: Tokenizer;
+  /** Id written at padded positions (the attention mask hides them). */
+  padId: number;
+  /** Tokens the post-processor adds to every text (2 for BERT: [CLS], [SEP]). */
+  specialCount: number;
+}
+
+interface LoadedModel {
+  ort: Ort;
+  session: InferenceSession;
+  /** Whether the graph takes `token_type_ids` (BERT exports do, others may not). */
+  takesTokenTypes: boolean;
+  output: string;
+}
 
 /** Build an ONNX sentence embedder (id 'onnx:<model>:<dtype>'). Reads config.json synchronously. */
 export function createOnnxSentenceEmbedder(options: OnnxSentenceOptions): OnnxSentenceEmbedder {
   const dtype = options.dtype ?? 'q8';
   const maxLength = options.maxLength ?? 256;
+  const batchSize = options.batchSize ?? 32;
   const modelDir = path.join(options.modelsDir, options.model);
   const weightsFile = path.join(modelDir, 'onnx', dtype === 'q8' ? 'model_quantized.onnx' : 'model.onnx');
   const expectedSha = options.sha256 ?? KNOWN_WEIGHTS[options.model]?.[dtype];
   const dimensions = options.dimensions ?? hiddenSize(modelDir);
-  let tokenizer: Promise<PreTrainedTokenizer> | null = null;
-  let model: Promise<PreTrainedModel> | null = null;
+  let tokenizer: Promise<LoadedTokenizer> | null = null;
+  let model: Promise<LoadedModel> | null = null;
 
-  function getTokenizer(): Promise<PreTrainedTokenizer> {
-    tokenizer ??= (async () => {
-      const tf = await transformers(options.modelsDir);
-      return tf.AutoTokenizer.from_pretrained(options.model);
-    })().catch((err) => {
+  // One shared promise each, so concurrent first calls load once; a failure is forgotten so a
+  // later call can retry (e.g. after the operator copied the files in).
+  function getTokenizer(): Promise<LoadedTokenizer> {
+    tokenizer ??= loadTokenizerFiles(modelDir).catch((err) => {
       tokenizer = null;
       throw wrapLoadError(err, `tokenizer of ${options.model} in ${modelDir}`);
     });
     return tokenizer;
   }
 
-  function getModel(): Promise<PreTrainedModel> {
+  function getModel(): Promise<LoadedModel> {
     model ??= (async () => {
       await verifyWeights(weightsFile, expectedSha);
-      const tf = await transformers(options.modelsDir);
-      return tf.AutoModel.from_pretrained(options.model, { dtype });
+      const ort = await importRuntime();
+      const session = await ort.InferenceSession.create(weightsFile, {
+        intraOpNumThreads: options.threads ?? 1,
+        interOpNumThreads: 1,
+        executionMode: 'sequential',
+        graphOptimizationLevel: 'all',
+      });
+      const output = session.outputNames.includes('last_hidden_state') ? 'last_hidden_state' : session.outputNames[0];
+      return { ort, session, output, takesTokenTypes: session.inputNames.includes('token_type_ids') };
     })().catch((err) => {
       model = null;
-      throw wrapLoadError(err, `model ${options.model} (${dtype})`);
+      throw wrapLoadError(err, `model ${options.model} (${dtype}) from ${weightsFile}`);
     });
     return model;
   }
@@ -98,59 +142,174 @@ export function createOnnxSentenceEmbedder(options: OnnxSentenceOptions): OnnxSe
       await getTokenizer();
     },
     async countTokens(text) {
-      const tok = await getTokenizer();
-      return tok(text).input_ids.dims.at(-1) as number;
+      const { tokenizer: tok } = await getTokenizer();
+      return tok.encode(text).ids.length;
+    },
+    async tokenIds(text) {
+      return encodeTruncated(await getTokenizer(), text, maxLength);
     },
     async embed(texts) {
       if (texts.length === 0) return [];
-      const [tok, mdl, tf] = await Promise.all([getTokenizer(), getModel(), transformers(options.modelsDir)]);
-      const out: number[][] = [];
-      for (const batch of chunks(texts, options.batchSize ?? 32)) {
-        const inputs = tok(batch, { padding: true, truncation: true, max_length: maxLength });
-        // A model's call is untyped in transformers.js; a feature-extraction model answers with
-        // its hidden states.
-        const { last_hidden_state } = (await mdl(inputs)) as { last_hidden_state: Tensor };
-        const pooled = tf.mean_pooling(last_hidden_state, inputs.attention_mask).normalize(2, -1);
-        const rows = pooled.tolist() as number[][];
-        rows.forEach((v, k) => {
-          if (v.length !== dimensions) {
-            throw new EmbedderError(
-              'dimension_mismatch',
-              `onnx:${options.model} produced ${v.length} dimensions, expected ${dimensions}`,
-            );
-          }
-          // An empty text pools over [CLS][SEP] only; keep the port's "unit vector" promise regardless.
-          out.push(v.every((x) => x === 0) ? fallbackVector(batch[k], dimensions) : v);
-        });
+      const [tok, mdl] = await Promise.all([getTokenizer(), getModel()]);
+      const out = new Array<number[]>(texts.length);
+      const live: { ids: number[]; at: number }[] = [];
+      texts.forEach((text, at) => {
+        const ids = encodeTruncated(tok, text, maxLength);
+        // Blank text (or only characters the tokenizer drops): nothing but [CLS][SEP] to pool,
+        // which would give all such texts one vector. The deterministic fallback keeps the
+        // port's promises (unit length, equal texts match) without the model.
+        if (ids.length <= tok.specialCount) out[at] = fallbackVector(text, dimensions);
+        else live.push({ ids, at });
+      });
+      // Batches of similar lengths waste less on padding (the mask makes padding irrelevant).
+      live.sort((a, b) => a.ids.length - b.ids.length);
+      let first = true;
+      for (const batch of chunks(live, batchSize)) {
+        // Each run blocks the thread for the whole batch: let other work in between batches.
+        if (!first) await new Promise<void>((resolve) => setImmediate(resolve));
+        first = false;
+        const vectors = await runBatch(
+          mdl,
+          tok.padId,
+          batch.map((b) => b.ids),
+          dimensions,
+          options.model,
+        );
+        batch.forEach(
+          (b, k) =>
+            (out[b.at] = vectors[k].every((x) => x === 0) ? fallbackVector(texts[b.at], dimensions) : vectors[k]),
+        );
       }
       return out;
     },
   };
 }
 
-let runtime: Promise<Transformers> | null = null;
-
 /**
- * Import transformers.js once and pin it offline. `env` is the library's global, so every
- * call re-points `localModelPath` at this embedder's modelsDir just before loading.
+ * Token ids with the model's special tokens, at most `maxLength` of them: a longer text loses
+ * word pieces from its end, while the tokens the post-processor adds around it ([CLS] … [SEP])
+ * stay, as the Python tokenizers sentence-transformers uses do.
  */
-async function transformers(modelsDir: string): Promise<Transformers> {
-  runtime ??= import('@huggingface/transformers').catch((err) => {
+function encodeTruncated({ tokenizer }: LoadedTokenizer, text: string, maxLength: number): number[] {
+  const ids = tokenizer.encode(text).ids;
+  if (ids.length <= maxLength) return ids;
+  const body = tokenizer.encode(text, { add_special_tokens: false }).ids;
+  const added = ids.length - body.length;
+  // Where the text's own tokens start among the ids (after [CLS] for BERT).
+  for (let start = 0; start <= added; start++) {
+    if (body.every((id, k) => ids[start + k] === id)) {
+      const keep = Math.max(0, maxLength - added);
+      return [...ids.slice(0, start), ...body.slice(0, keep), ...ids.slice(start + body.length)];
+    }
+  }
+  return ids.slice(0, maxLength); // a post-processor that rewrites the text's tokens: plain cut
+}
+
+async function runBatch(
+  model: LoadedModel,
+  padId: number,
+  batch: number[][],
+  dimensions: number,
+  name: string,
+): Promise<number[][]> {
+  const rows = batch.length;
+  const width = Math.max(1, ...batch.map((ids) => ids.length));
+  const ids = new BigInt64Array(rows * width).fill(BigInt(padId));
+  const mask = new BigInt64Array(rows * width);
+  batch.forEach((tokens, row) => {
+    tokens.forEach((id, col) => {
+      ids[row * width + col] = BigInt(id);
+      mask[row * width + col] = 1n;
+    });
+  });
+  const { Tensor: OrtTensor } = model.ort;
+  const feeds: Record<string, Tensor> = {
+    input_ids: new OrtTensor('int64', ids, [rows, width]),
+    attention_mask: new OrtTensor('int64', mask, [rows, width]),
+  };
+  // A single text is segment 0 throughout.
+  if (model.takesTokenTypes)
+    feeds.token_type_ids = new OrtTensor('int64', new BigInt64Array(rows * width), [rows, width]);
+  const result = await model.session.run(feeds);
+  const hidden = result[model.output];
+  const size = hidden.dims.at(-1);
+  if (hidden.dims.length !== 3 || hidden.dims[0] !== rows || hidden.dims[1] !== width || size !== dimensions) {
+    throw new EmbedderError(
+      'dimension_mismatch',
+      `onnx:${name} produced ${size} dimensions, expected ${dimensions}` +
+        ` (output ${model.output} of shape [${hidden.dims.join(', ')}] for ${rows} texts of ${width} tokens)`,
+    );
+  }
+  const data = hidden.data as Float32Array;
+  // Mean over the positions the mask keeps (float64 sums), then unit length.
+  return batch.map((tokens, row) => {
+    const v = new Array<number>(dimensions).fill(0);
+    for (let t = 0; t < tokens.length; t++) {
+      const at = (row * width + t) * dimensions;
+      for (let d = 0; d < dimensions; d++) v[d] += data[at + d];
+    }
+    for (let d = 0; d < dimensions; d++) v[d] /= tokens.length;
+    return normalize(v);
+  });
+}
+
+async function loadTokenizerFiles(modelDir: string): Promise<LoadedTokenizer> {
+  // Read first, so a missing file is named in the error before anything else is tried.
+  const [json, config] = await Promise.all([
+    readJson(path.join(modelDir, 'tokenizer.json')),
+    readJson(path.join(modelDir, 'tokenizer_config.json')),
+  ]);
+  const { Tokenizer } = await importPackage(
+    async () => (await import('@huggingface/tokenizers')) as unknown as TokenizerModule,
+    '@huggingface/tokenizers',
+  );
+  const tokenizer = new Tokenizer(json, config);
+  const pad = specialToken(config, 'pad_token') ?? specialToken(config, 'eos_token');
+  return {
+    tokenizer,
+    padId: (pad === undefined ? undefined : tokenizer.token_to_id(pad)) ?? 0,
+    specialCount: tokenizer.encode('').ids.length,
+  };
+}
+
+async function readJson(file: string): Promise<Record<string, unknown>> {
+  return JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+}
+
+/** A special token from tokenizer_config.json: a string or an AddedToken object. */
+function specialToken(config: Record<string, unknown>, key: string): string | undefined {
+  const value = config[key];
+  if (typeof value === 'string' && value) return value;
+  if (value && typeof value === 'object' && typeof (value as { content?: unknown }).content === 'string') {
+    return (value as { content: string }).content;
+  }
+  return undefined;
+}
+
+let runtime: Promise<Ort> | null = null;
+
+/** Imported on first use, not at the top: processes that never load this adapter skip the native runtime. */
+function importRuntime(): Promise<Ort> {
+  runtime ??= importPackage(() => import('onnxruntime-node'), 'onnxruntime-node').catch((err) => {
     runtime = null;
+    throw err;
+  });
+  return runtime;
+}
+
+async function importPackage<T>(load: () => Promise<T>, name: string): Promise<T> {
+  try {
+    return await load();
+  } catch (err) {
     throw new EmbedderError(
       'runtime_missing',
-      `Cannot load @huggingface/transformers / onnxruntime-node ` +
-        `(native binary for ${process.platform}-${process.arch}): ${(err as Error).message}`,
+      `Cannot load ${name}` +
+        (name === 'onnxruntime-node' ? ` (native binary for ${process.platform}-${process.arch})` : '') +
+        `: ${(err as Error).message}`,
       false,
       { cause: err },
     );
-  });
-  const tf = await runtime;
-  tf.env.allowRemoteModels = false;
-  tf.env.allowLocalModels = true;
-  tf.env.useFSCache = false; // nothing to cache offline, and node_modules may be read-only
-  tf.env.localModelPath = modelsDir.endsWith('/') ? modelsDir : `${modelsDir}/`;
-  return tf;
+  }
 }
 
 /** Fail before ONNX Runtime does, with the file name and what to put there. */
@@ -160,7 +319,8 @@ async function verifyWeights(file: string, expected: string | undefined): Promis
   } catch {
     throw new EmbedderError(
       'model_missing',
-      `ONNX weights not found: ${file}. Copy the transformers.js export of the model there` +
+      `ONNX weights not found: ${file}. Copy the model's ONNX export (the onnx/ folder of its ` +
+        `Hugging Face repository, e.g. Xenova/all-MiniLM-L6-v2) there` +
         (expected ? ` (sha256 ${expected})` : '') +
         ', or use another embedder (use-lite, glove-sif, openai).',
     );
