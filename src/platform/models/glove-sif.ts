@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { EmbedderError, fallbackVector, type Embedder } from './embedder.ts';
-import { loadGloveTable, type GloveTable } from './glove-cache.ts';
+import { loadGloveTable, type GloveTable, type LoadedGloveTable } from './glove-cache.ts';
 import { gloveTokenIds } from './glove-tokenize.ts';
 import {
   countTokens,
@@ -21,12 +21,17 @@ import {
 
 /** Options for {@link createGloveSifEmbedder}. */
 export interface GloveSifOptions {
-  /** Where the converted GloVe table and the corpus fit live (e.g. `DATA_DIR/models`). */
+  /**
+   * MODELS_CACHE_DIR: where the corpus fit lives, and the GloVe table if one is put there;
+   * otherwise the table is read in place from the install's prebuilt folder (glove-cache.ts).
+   */
   cacheDir: string;
-  /** Words kept from the source, most frequent first (default 100,000). */
+  /** Words kept from the source, most frequent first (default 100,000, the size the install step builds). */
   maxWords?: number;
-  /** The wink JSON to convert from; defaults to the installed package. */
+  /** A wink JSON to convert into `cacheDir` if it holds no table (tests); nothing is converted without it. */
   sourcePath?: string;
+  /** The install-time folder read after `cacheDir`; default `$ENGRAM_MODELS_PREBUILT_DIR` or `<repo>/.cache/models`. */
+  prebuiltDir?: string;
   /** SIF smoothing constant a (default 1e-3, the paper's recommended range). */
   a?: number;
 }
@@ -48,8 +53,11 @@ export interface GloveSifEmbedder extends Embedder {
    * as another model's rather than silently compared across spaces.
    */
   readonly id: string;
-  /** Load (converting on first start) the GloVe table. `converted` is true when the slow path ran. */
-  load(): Promise<{ converted: boolean }>;
+  /**
+   * Load the GloVe table now; `dir` is the folder it was read from, `converted` is true when it
+   * was just built from `sourcePath`. Throws EmbedderError('model_missing') when no folder has it.
+   */
+  load(): Promise<{ converted: boolean; dir: string }>;
   /**
    * Fit word probabilities and the common component on a sample of indexed texts
    * (≥ 20 texts; a few hundred is plenty), persist the fit in the cache dir and use it
@@ -71,14 +79,15 @@ export function createGloveSifEmbedder(options: GloveSifOptions): GloveSifEmbedd
   const fitPath = path.join(options.cacheDir, `${baseId}.fit.json`);
   let fit = readFit(fitPath);
   let weights: Float32Array | null = null; // derived from table + fit; rebuilt after a fit
-  let loading: Promise<{ table: GloveTable; converted: boolean }> | null = null;
+  let loading: Promise<LoadedGloveTable> | null = null;
 
   const idFor = (f: SifFit | null) => (f ? `${baseId}@${fitFingerprint(f)}` : baseId);
   let id = idFor(fit); // cached: hashing the fit on every read would cost per query
 
   function ensureLoaded() {
-    loading ??= loadGloveTable(options.cacheDir, { maxWords, sourcePath: options.sourcePath }).catch((err) => {
-      loading = null; // allow a retry (e.g. after the package is installed)
+    const { cacheDir, sourcePath, prebuiltDir } = options;
+    loading ??= loadGloveTable(cacheDir, { maxWords, sourcePath, prebuiltDir }).catch((err) => {
+      loading = null; // allow a retry (e.g. after `npm run setup:models`)
       throw err;
     });
     return loading;
@@ -117,8 +126,8 @@ export function createGloveSifEmbedder(options: GloveSifOptions): GloveSifEmbedd
     // No hard limit (it is an average), but long texts blur; chunk like the other embedders.
     maxTokens: 512,
     async load() {
-      const { converted } = await ensureLoaded();
-      return { converted };
+      const { converted, dir } = await ensureLoaded();
+      return { converted, dir };
     },
     async embed(texts) {
       if (texts.length === 0) return [];
