@@ -27,6 +27,9 @@
  * a kept store holds are skipped. Delete the dir to start over; an interrupted ingest also
  * starts over.
  *
+ * `npm run bench:seed` (bench/seed-store.ts) fills a kept PostgreSQL store through the memories service
+ * instead of HTTP (its header says what it skips), much faster than an ingest here.
+ *
  * With a kept PostgreSQL store, `bench/seed-pglite.ts` copies it into the kept PGlite store
  * (minutes instead of a second ingest); a PGlite run then only searches.
  */
@@ -186,7 +189,8 @@ for (const store of STORES) {
         const lat = await searchLatencies(s.api, queriesFor(i * VARIANTS.length + v), extra);
         const tag = GRAPH ? ` ${extra.enable_agentic_graph ? 'agentic' : 'plain'}` : '';
         console.log(
-          `${label}  ${ingest}  search${tag} p50 ${fmt(median(lat))} p95 ${fmt(percentile(lat, 95))} (n=${lat.length})`,
+          `${label}  ${ingest}  search${tag} p50 ${fmt(median(lat))} p95 ${fmt(percentile(lat, 95))} ` +
+            `p99 ${fmt(percentile(lat, 99))} (n=${lat.length})`,
         );
         results.push({
           store,
@@ -197,6 +201,7 @@ for (const store of STORES) {
           ingest_vs_embedder: ratio,
           search_p50_ms: median(lat),
           search_p95_ms: percentile(lat, 95),
+          search_p99_ms: percentile(lat, 99),
           queries: lat.length,
         });
       }

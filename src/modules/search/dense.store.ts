@@ -7,10 +7,41 @@ import { scopeWhere, type SearchScope } from './search.store.ts';
 export type VectorSlot = 'embedding' | 'embedding2';
 
 /**
- * Nearest chunks by cosine similarity, best chunk per memory: through the partial HNSW index
- * of this model for a large scope, or exactly through a user's entries in the scan index
- * (the expressions and predicates match `vectorIndexes` and migration 0013; the planner picks).
+ * The nearest-chunks statement: (memory_id, d) for the `limit` chunks of the scope nearest to
+ * `vector` by cosine distance, nearest first, its parameters pushed onto `params`. Through the
+ * partial HNSW index of this model for a large scope, or exactly through a user's entries in
+ * the scan index (the expressions and predicates match `vectorIndexes` and migration 0013; the
+ * planner picks).
  */
+export function nearestSql(
+  scope: SearchScope,
+  slot: VectorSlot,
+  model: string,
+  vector: number[],
+  limit: number,
+  params: unknown[],
+): string {
+  const dims = vector.length;
+  params.push(toVector(vector), model, limit);
+  const [v, m, l] = [params.length - 2, params.length - 1, params.length];
+  const { join, where } = scopeWhere(scope, params);
+  // The distance once per chunk: named in a subquery, not written again in the select list
+  // (which would compute it a second time for every chunk the scan sorts).
+  return `SELECT memory_id, d FROM (
+       SELECT c.memory_id, (c.${slot}::vector(${dims})) <=> $${v}::vector(${dims}) AS d
+       FROM memory_chunks c ${join}
+       WHERE ${where} AND c.${slot}_model = $${m}
+       ORDER BY d LIMIT $${l}) x`;
+}
+
+/** Chunk distances to memory similarities: best chunk per memory, most similar first. */
+export function bestPerMemory(rows: { memory_id: string; d: number }[]): Ranked {
+  const out: Ranked = new Map();
+  for (const r of [...rows].sort((a, b) => a.d - b.d)) if (!out.has(r.memory_id)) out.set(r.memory_id, 1 - r.d);
+  return out;
+}
+
+/** Nearest memories by cosine similarity of their best chunk (see nearestSql). */
 export async function nearest(
   db: Queryable,
   scope: SearchScope,
@@ -19,23 +50,12 @@ export async function nearest(
   vector: number[],
   limit: number,
 ): Promise<Ranked> {
-  const dims = vector.length;
-  const params: unknown[] = [toVector(vector), model, limit];
-  const { join, where } = scopeWhere(scope, params);
-  // The distance once per chunk: named in a subquery, not written again in the select list
-  // (which would compute it a second time for every chunk the scan sorts).
-  const rows = await db.query<{ memory_id: string; sim: number }>(
-    `SELECT memory_id, 1 - d AS sim FROM (
-       SELECT c.memory_id, (c.${slot}::vector(${dims})) <=> $1::vector(${dims}) AS d
-       FROM memory_chunks c ${join}
-       WHERE ${where} AND c.${slot}_model = $2
-       ORDER BY d LIMIT $3) x
-     ORDER BY d`,
+  const params: unknown[] = [];
+  const rows = await db.query<{ memory_id: string; d: number }>(
+    nearestSql(scope, slot, model, vector, limit, params),
     params,
   );
-  const out: Ranked = new Map();
-  for (const r of rows) if (!out.has(r.memory_id)) out.set(r.memory_id, r.sim);
-  return out;
+  return bestPerMemory(rows);
 }
 
 /**

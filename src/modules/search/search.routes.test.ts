@@ -49,25 +49,26 @@ for (const store of testStores) {
       assert.equal(allergy[0], 'Priya is allergic to peanuts.');
     });
 
-    it(
-      'BM25 scores the same whether it reads the scope first ' + 'or lets the planner choose (by the scope size limit)',
-      async () => {
-        const [{ id: userId }] = await t.db.query<{ id: string }>(
-          "SELECT id FROM users WHERE organization_id = $1 AND external_id = 'many'",
-          [t.orgId],
-        );
-        const scope = { organizationId: t.orgId, namespaceId: null, userId, sharedIds: [], metadata: null };
-        const terms = queryTerms('climbing routes grades entry');
-        const planner = await bm25(t.db, scope, terms, 50, { k1: 0.9, b: 0.4 }, 0); // 30 chunks > 0: the planner's plan
-        const scopeFirst = await bm25(t.db, scope, terms, 50, { k1: 0.9, b: 0.4 }); // 30 ≤ 20,000: the scope first
-        assert.equal(planner.size, 30);
-        // Same memories, same scores (up to the order a sum was added in).
-        assert.deepEqual([...scopeFirst.keys()].sort(), [...planner.keys()].sort());
-        for (const [id, score] of planner) assert.ok(Math.abs(scopeFirst.get(id)! - score) < 1e-9, id);
-        const none = await bm25(t.db, scope, queryTerms('peanuts'), 50, { k1: 0.9, b: 0.4 });
-        assert.equal(none.size, 0, 'no hit, no scores');
-      },
-    );
+    it('BM25 scores the same from the postings, from the scope first, or by the planner', async () => {
+      const [{ id: userId }] = await t.db.query<{ id: string }>(
+        "SELECT id FROM users WHERE organization_id = $1 AND external_id = 'many'",
+        [t.orgId],
+      );
+      const scope = { organizationId: t.orgId, namespaceId: null, userId, sharedIds: [], metadata: null };
+      const terms = queryTerms('climbing routes grades entry');
+      const p = { k1: 0.9, b: 0.4 };
+      const postings = await bm25(t.db, scope, terms, 50, p); // the user's postings and statistics (0016)
+      const planner = await bm25(t.db, scope, terms, 50, p, { postings: false, scopeFirstMax: 0 }); // 30 > 0
+      const scopeFirst = await bm25(t.db, scope, terms, 50, p, { postings: false }); // 30 ≤ 20,000
+      assert.equal(planner.size, 30);
+      // Same memories, same scores (up to the order a sum was added in).
+      for (const other of [scopeFirst, postings]) {
+        assert.deepEqual([...other.keys()].sort(), [...planner.keys()].sort());
+        for (const [id, score] of planner) assert.ok(Math.abs(other.get(id)! - score) < 1e-9, id);
+      }
+      const none = await bm25(t.db, scope, queryTerms('peanuts'), 50, p);
+      assert.equal(none.size, 0, 'no hit, no scores');
+    });
 
     it('answers search_id, logs the query, returns scores', async () => {
       const res = await post(t, '/v1/memory/search', { query: 'climbing', external_user_id: 'priya' });

@@ -15,16 +15,9 @@ import type { UserDirectory } from '../users/index.ts';
 import { queryTerms } from '../../platform/text-analyzer.ts';
 import { fuse, type FusionWeights } from './fusion.ts';
 import { RERANKING_PROVIDERS, type SearchBody } from './search.schemas.ts';
-import {
-  bm25,
-  hasSessions,
-  logQuery,
-  sessionNeighbours,
-  sharedWith,
-  type Bm25Params,
-  type SearchScope,
-} from './search.store.ts';
+import { logQuery, sessionNeighbours, sharedWith, type Bm25Params, type SearchScope } from './search.store.ts';
 import { nearest } from './dense.store.ts';
+import { lexicalAndDense2 } from './signals.store.ts';
 import { withNeighbourContext } from './context.ts';
 import { graphContribution, resultNodes } from './graph-signal.ts';
 import type { Extractor } from '../../platform/models/extractor.ts';
@@ -97,7 +90,15 @@ export function createSearchService(deps: SearchDeps) {
   /** Query-log writes still in flight (awaited by close, before the store closes). */
   const logging = new Set<Promise<unknown>>();
 
-  async function resolveScope(actor: Actor, body: SearchBody): Promise<SearchScope | null> {
+  /**
+   * The search's scope, and whether its user has session memories (asked in the same
+   * statement as what is shared with them, and only when neighbours would be looked up:
+   * they are not re-checked against memory-level filters, so those searches never expand).
+   */
+  async function resolveScope(
+    actor: Actor,
+    body: SearchBody,
+  ): Promise<{ scope: SearchScope; hasSessions: boolean } | null> {
     if (body.organization_id && body.organization_id !== actor.organizationId) {
       throw new AppError(403, 'organization_id names another organization than the credential’s');
     }
@@ -119,24 +120,27 @@ export function createSearchService(deps: SearchDeps) {
     if (user) entities.push(`user:${user.id}`);
     if (externalId) entities.push(`external_user:${externalId}`);
     if (namespaceId) entities.push(`namespace:${namespaceId}`);
-    const sharedIds = await sharedWith(db, {
-      organizationId: actor.organizationId,
-      namespaceId,
-      entities,
-      ownerId: user?.id ?? null,
-    });
-    if (!user && !sharedIds.length) return null;
     const metadata = body.metadata ? { ...body.metadata } : null;
     if (metadata?.category !== undefined) metadata.category = canonicalCategory(metadata.category) as string;
     const requireReaders = body.search_acl?.read?.map(normaliseAclEntry) ?? null;
+    const expands = deps.neighbourWeight > 0 && !metadata && !requireReaders?.length && !body.omo_filter;
+    const shared = await sharedWith(
+      db,
+      { organizationId: actor.organizationId, namespaceId, entities, ownerId: user?.id ?? null },
+      { sessionsOf: expands ? (user?.id ?? null) : null },
+    );
+    if (!user && !shared.ids.length) return null;
     return {
-      organizationId: actor.organizationId,
-      namespaceId,
-      userId: user?.id ?? null,
-      sharedIds,
-      metadata,
-      requireReaders,
-      safety: body.omo_filter ?? null,
+      scope: {
+        organizationId: actor.organizationId,
+        namespaceId,
+        userId: user?.id ?? null,
+        sharedIds: shared.ids,
+        metadata,
+        requireReaders,
+        safety: body.omo_filter ?? null,
+      },
+      hasSessions: shared.hasSessions,
     };
   }
 
@@ -155,7 +159,8 @@ export function createSearchService(deps: SearchDeps) {
       // The query vector does not depend on the scope: with a threaded embedder it is computed
       // while the scope's SQL runs. A signal with weight 0 costs nothing (no embedding, no scan).
       const vector = deps.weights.dense > 0 ? settled(primary.embed([body.query])) : null;
-      const scope = await resolveScope(actor, body);
+      const resolved = await resolveScope(actor, body);
+      const scope = resolved?.scope ?? null;
       const limit = Math.min(200, body.limit ?? maxMemories);
       let memories: MemoryObject[] = [];
       let overrideNodes: SearchResult['nodes'] | null = null;
@@ -163,26 +168,17 @@ export function createSearchService(deps: SearchDeps) {
       if (scope) {
         const n = Math.max(deps.candidates, limit);
         const none = Promise.resolve(new Map<string, number>());
-        // Session neighbours are not re-checked against memory-level filters, so expand only without
-        // them. Whether the user has sessions at all is asked now, beside the other signals, so a
-        // user without any skips the neighbour lookup (a round trip after the embedding).
-        const expand =
-          deps.neighbourWeight > 0 && !scope.metadata && !scope.requireReaders?.length && !scope.safety && scope.userId
-            ? settled(hasSessions(db, scope.organizationId, scope.userId))
-            : null;
-        // While the query embedding runs (its own thread, ~10 ms), the lexical and secondary
-        // signals run one after the other on one connection: side by side they would take the
-        // core the embedding needs (2 cores here: the embedding slowed from ~10 to ~13 ms).
+        // While the query embedding runs (its own thread), the lexical and secondary signals run
+        // in one statement on one connection: side by side they would take the core the
+        // embedding needs (2 cores here), and apart they cost a round trip more.
         const others = (async () => {
-          const lexical =
-            deps.weights.bm25 > 0
-              ? await bm25(db, scope, queryTerms(body.query), n, deps.bm25)
-              : new Map<string, number>();
-          const dense2 =
-            secondary && deps.weights.dense2 > 0
-              ? await nearest(db, scope, 'embedding2', secondary.id, (await secondary.embed([body.query]))[0], n)
-              : new Map<string, number>();
-          return { lexical, dense2 };
+          const terms = deps.weights.bm25 > 0 ? queryTerms(body.query) : [];
+          const v2 = secondary && deps.weights.dense2 > 0 ? (await secondary.embed([body.query]))[0] : null;
+          return lexicalAndDense2(db, scope, {
+            limit: n,
+            bm25: { terms, params: deps.bm25 },
+            dense2: secondary && v2 ? { model: secondary.id, vector: v2 } : null,
+          });
         })();
         const [{ lexical, dense2 }, dense] = await Promise.all([
           others,
@@ -199,7 +195,7 @@ export function createSearchService(deps: SearchDeps) {
           { scores: graph.scores, weight: graph.weight, norm: 'max' },
         ]);
         let scores = new Map(fused.map((f) => [f.id, f.score]));
-        if (expand && (await expand())) {
+        if (resolved?.hasSessions && scope.userId) {
           const anchors = fused.slice(0, Math.max(limit, 50)).map((f) => f.id);
           scores = withNeighbourContext(scores, await sessionNeighbours(db, scope, anchors), deps.neighbourWeight);
         }

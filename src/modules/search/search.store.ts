@@ -22,13 +22,18 @@ export interface SearchScope {
  * Memories of other users that `entities` (the reader as ACL entries) may read: listed on their
  * read ACL and not flagged (flagged memories are owner-only). Through the partial GIN index of
  * shared memories (migration 0008); capped, newest first.
+ *
+ * With `sessionsOf`, the same statement also answers whether that user has any memory in a
+ * session (in any namespace: a hint that errs towards looking; one probe of the partial session
+ * index), so a search that learns no skips the neighbour lookup after its fusion, and neither
+ * question costs a round trip of its own.
  */
 export async function sharedWith(
   db: Queryable,
   r: { organizationId: string; namespaceId: string | null; entities: string[]; ownerId: string | null },
-  cap = 10_000,
-): Promise<string[]> {
-  const params: unknown[] = [r.organizationId, r.entities, cap];
+  opts: { cap?: number; sessionsOf?: string | null } = {},
+): Promise<{ ids: string[]; hasSessions: boolean }> {
+  const params: unknown[] = [r.organizationId, r.entities, opts.cap ?? 10_000];
   const where = ['is_shared', 'organization_id = $1', 'acl_read && $2::text[]', "risk <> 'flagged'"];
   if (r.ownerId) {
     params.push(r.ownerId);
@@ -38,11 +43,18 @@ export async function sharedWith(
     params.push(r.namespaceId);
     where.push(`namespace_id = $${params.length}`);
   }
-  const rows = await db.query<{ id: string }>(
-    `SELECT id FROM memories WHERE ${where.join(' AND ')} ORDER BY created_at DESC LIMIT $3`,
+  let sessions = 'false';
+  if (opts.sessionsOf) {
+    params.push(opts.sessionsOf);
+    sessions = `EXISTS (SELECT 1 FROM memories m WHERE m.organization_id = $1 AND m.user_id = $${params.length}
+       AND m.metadata ? 'sessionId' AND m.occurred_at IS NOT NULL)`;
+  }
+  const rows = await db.query<{ ids: string[] | null; has_sessions: boolean }>(
+    `SELECT ARRAY(SELECT id FROM memories WHERE ${where.join(' AND ')} ORDER BY created_at DESC LIMIT $3) AS ids,
+            ${sessions} AS has_sessions`,
     params,
   );
-  return rows.map((x) => x.id);
+  return { ids: rows[0].ids ?? [], hasSessions: rows[0].has_sessions };
 }
 
 /** WHERE clause over chunks `c`, joined to memories `m` only when a memory-level filter needs it. */
@@ -97,56 +109,116 @@ export interface Bm25Params {
 export const SCOPE_FIRST_MAX_DOCS = 20_000;
 
 /**
- * Okapi BM25 over our analysed terms, with document statistics (N, average length) and
- * term statistics (document frequency) taken within the searched scope, computed in one
- * statement. Chunk scores are aggregated to memories by their best chunk.
- *
- * A scope of at most `scopeFirstMax` chunks is read first and its chunks' terms matched one
- * by one, instead of leaving the planner to intersect the terms index with the scope: for a
- * user's ~1,000 chunks in a 100k store 4.3 ms instead of 6.6, the planner's bitmap of every
- * chunk holding a common query term (13,600 for "own | project | …") costing more than the
- * scope's rows. For a scope holding much of the store the index wins. Both plans are in the
- * statement; the scope's N, counted first, lets exactly one of them run (a one-time filter).
+ * Whether BM25 can read the scope's postings and statistics (migration 0016): one user's own
+ * chunks, optionally in one namespace, with no memory-level filter. Anything else (memories
+ * shared by other users, metadata, `search_acl` or safety filters) has no precomputed
+ * statistics, and is scored over the chunk rows themselves with the same formula.
  */
+export function postingsScope(scope: SearchScope): boolean {
+  return (
+    !!scope.userId &&
+    !scope.sharedIds?.length &&
+    !(scope.metadata && Object.keys(scope.metadata).length) &&
+    !scope.requireReaders?.length &&
+    safetySql(scope.safety ?? undefined, []).length === 0
+  );
+}
+
+/**
+ * The BM25 statement for `scope`, its parameters pushed onto `params`; it yields
+ * (memory_id, score), best chunk per memory, at most `limit` rows, best first.
+ *
+ * Okapi BM25 over our analysed terms, with document statistics (N, average length) and term
+ * statistics (document frequency) taken within the searched scope.
+ *
+ * For a user's own memories (postingsScope) N and the total length are the scope's rows of
+ * memory_term_stats and the matches are the user's postings of the query terms (one
+ * index-only range per term of memory_chunk_terms); the document frequencies are their
+ * counts. Triggers keep both in step with memory_chunks in the writer's transaction, so the
+ * scores equal those of the chunk-row statement below in every snapshot (tested). Its cost
+ * follows the query terms' postings in the scope instead of the scope's size: for a user's ~1,000
+ * chunks at 100k memories 40 buffers and 1.2 ms instead of 1,161 and 8.5 ms (docs/retrieval.md).
+ *
+ * Otherwise a scope of at most `scopeFirstMax` chunks is read first and its chunks' terms
+ * matched one by one, instead of leaving the planner to intersect the terms index with the
+ * scope (the planner's bitmap of every chunk holding a common query term costs more than a
+ * small scope's rows); for a scope holding much of the store the index wins. Both plans are in
+ * the statement; the scope's N, counted first, lets exactly one of them run (a one-time filter).
+ */
+export function bm25Sql(
+  scope: SearchScope,
+  terms: string[],
+  limit: number,
+  p: Bm25Params,
+  params: unknown[],
+  opts: { scopeFirstMax?: number; postings?: boolean } = {},
+): string {
+  const $ = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  const termsParam = $(terms);
+  const k1 = `${$(p.k1)}::float8`;
+  const b = `${$(p.b)}::float8`;
+  const score = `SELECT memory_id, max(score)::float8 AS score FROM (
+       SELECT h.id, h.memory_id,
+              sum(ln(1 + (s.n - df.df + 0.5) / (df.df + 0.5)) * h.tf * (${k1} + 1)
+                  / (h.tf + ${k1} * (1 - ${b} + ${b} * h.doc_len / s.avgdl))) AS score
+       FROM hits h JOIN df USING (lexeme) CROSS JOIN stats s
+       GROUP BY h.id, h.memory_id) chunk_scores
+     GROUP BY memory_id ORDER BY score DESC LIMIT ${$(limit)}::int`;
+  const df = `df AS (SELECT lexeme, count(*)::float8 AS df FROM hits GROUP BY lexeme)`;
+  if ((opts.postings ?? true) && postingsScope(scope)) {
+    const org = $(scope.organizationId);
+    const user = $(scope.userId);
+    const ns = scope.namespaceId ? $(scope.namespaceId) : null;
+    return `WITH stats AS (
+       SELECT coalesce(sum(chunks), 0)::float8 AS n,
+              greatest(coalesce(sum(total_len), 0)::float8 / greatest(sum(chunks), 1), 1)::float8 AS avgdl
+       FROM memory_term_stats WHERE organization_id = ${org} AND user_id = ${user}
+         ${ns ? `AND namespace_key = ${ns}` : ''}
+     ), hits AS (
+       SELECT p.chunk_id AS id, p.memory_id, p.doc_len, p.lexeme, p.tf FROM memory_chunk_terms p
+       WHERE p.organization_id = ${org} AND p.user_id = ${user} AND p.lexeme = ANY(${termsParam}::text[])
+         ${ns ? `AND p.namespace_id = ${ns}` : ''}
+     ), ${df}
+     ${score}`;
+  }
+  const query = $(terms.map((t) => `'${t}'`).join(' | '));
+  const { join, where } = scopeWhere(scope, params);
+  const small = `(SELECT n FROM stats) <= ${$(opts.scopeFirstMax ?? SCOPE_FIRST_MAX_DOCS)}::float8`;
+  // OFFSET 0 keeps the scope's rows a subquery of their own (the planner cannot push the
+  // terms match into it, so it cannot reach for the terms index).
+  return `WITH stats AS (
+       SELECT count(*)::float8 AS n, greatest(avg(c.doc_len), 1)::float8 AS avgdl
+       FROM memory_chunks c ${join} WHERE ${where}
+     ), hits AS (
+     SELECT c.id, c.memory_id, c.doc_len, t.lexeme, coalesce(array_length(t.positions, 1), 1) AS tf
+       FROM (SELECT c.id, c.memory_id, c.doc_len, c.terms
+             FROM memory_chunks c ${join} WHERE ${where} OFFSET 0) c, unnest(c.terms) AS t
+       WHERE ${small} AND c.terms @@ to_tsquery('simple', ${query}) AND t.lexeme = ANY(${termsParam}::text[])
+     UNION ALL
+     SELECT c.id, c.memory_id, c.doc_len, t.lexeme, coalesce(array_length(t.positions, 1), 1) AS tf
+       FROM memory_chunks c ${join}, unnest(c.terms) AS t
+       WHERE NOT ${small} AND ${where} AND c.terms @@ to_tsquery('simple', ${query})
+         AND t.lexeme = ANY(${termsParam}::text[])
+     ), ${df}
+     ${score}`;
+}
+
+/** BM25 scores of the scope's memories for `terms` (see bm25Sql), best first. */
 export async function bm25(
   db: Queryable,
   scope: SearchScope,
   terms: string[],
   limit: number,
   p: Bm25Params,
-  scopeFirstMax = SCOPE_FIRST_MAX_DOCS,
+  opts: { scopeFirstMax?: number; postings?: boolean } = {},
 ): Promise<Ranked> {
   if (!terms.length) return new Map();
-  const params: unknown[] = [terms, terms.map((t) => `'${t}'`).join(' | '), p.k1, p.b, limit];
-  const { join, where } = scopeWhere(scope, params);
-  params.push(scopeFirstMax);
-  const small = `(SELECT n FROM stats) <= $${params.length}::float8`;
-  // OFFSET 0 keeps the scope's rows a subquery of their own (the planner cannot push the
-  // terms match into it, so it cannot reach for the terms index).
-  const hits = `SELECT c.id, c.memory_id, c.doc_len, t.lexeme, coalesce(array_length(t.positions, 1), 1) AS tf
-       FROM (SELECT c.id, c.memory_id, c.doc_len, c.terms
-             FROM memory_chunks c ${join} WHERE ${where} OFFSET 0) c, unnest(c.terms) AS t
-       WHERE ${small} AND c.terms @@ to_tsquery('simple', $2) AND t.lexeme = ANY($1::text[])
-     UNION ALL
-     SELECT c.id, c.memory_id, c.doc_len, t.lexeme, coalesce(array_length(t.positions, 1), 1) AS tf
-       FROM memory_chunks c ${join}, unnest(c.terms) AS t
-       WHERE NOT ${small} AND ${where} AND c.terms @@ to_tsquery('simple', $2) AND t.lexeme = ANY($1::text[])`;
+  const params: unknown[] = [];
   const rows = await db.query<{ memory_id: string; score: number }>(
-    `WITH stats AS (
-       SELECT count(*)::float8 AS n, greatest(avg(c.doc_len), 1)::float8 AS avgdl
-       FROM memory_chunks c ${join} WHERE ${where}
-     ), hits AS (${hits}
-     ), df AS (
-       SELECT lexeme, count(*)::float8 AS df FROM hits GROUP BY lexeme
-     ), chunk_scores AS (
-       SELECT h.id, h.memory_id,
-              sum(ln(1 + (s.n - df.df + 0.5) / (df.df + 0.5)) * h.tf * ($3::float8 + 1)
-                  / (h.tf + $3::float8 * (1 - $4::float8 + $4::float8 * h.doc_len / s.avgdl))) AS score
-       FROM hits h JOIN df USING (lexeme) CROSS JOIN stats s
-       GROUP BY h.id, h.memory_id
-     )
-     SELECT memory_id, max(score)::float8 AS score FROM chunk_scores
-     GROUP BY memory_id ORDER BY score DESC LIMIT $5::int`,
+    bm25Sql(scope, terms, limit, p, params, opts),
     params,
   );
   return new Map(rows.map((r) => [r.memory_id, r.score]));
@@ -189,20 +261,6 @@ export interface Neighbours {
   id: string;
   prev_id: string | null;
   next_id: string | null;
-}
-
-/**
- * Whether the user has any memory in a session (in any namespace: a hint that errs towards
- * looking). One probe of the partial session index; a search that knows the answer is no
- * skips the neighbour lookup after its fusion.
- */
-export async function hasSessions(db: Queryable, organizationId: string, userId: string): Promise<boolean> {
-  const rows = await db.query<{ yes: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM memories m WHERE m.organization_id = $1 AND m.user_id = $2
-       AND m.metadata ? 'sessionId' AND m.occurred_at IS NOT NULL) AS yes`,
-    [organizationId, userId],
-  );
-  return rows[0].yes;
 }
 
 /**
