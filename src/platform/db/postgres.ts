@@ -7,7 +7,11 @@ pg.types.setTypeParser(20, (v) => Number(v));
 
 /** PostgreSQL server store through a `pg` pool. */
 export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // Connections are kept, not closed after pg-pool's default 10 s idle: a new server process
+  // pays ~50 ms for its first statements (catalogs, the pgvector library, shared-buffer page
+  // tables), and a search that met a fresh connection had that in its latency (bench:search
+  // at 100k: the p95 tail). The pool never holds more than `poolSize` either way.
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, idleTimeoutMillis: 0 });
   // An idle client losing its connection must not crash the process.
   pool.on('error', () => {});
   const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({
