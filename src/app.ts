@@ -15,7 +15,7 @@ import { createLlmExtractor } from './platform/models/extractor.llm.ts';
 import { createApiKeysModule, apiKeyStore } from './modules/api-keys/index.ts';
 import { createAuthModule, sessionStore } from './modules/auth/index.ts';
 import { createGraphModule, graphReader } from './modules/graph/index.ts';
-import { healthRoutes } from './modules/health/index.ts';
+import { healthRoutes, type SearchReadiness } from './modules/health/index.ts';
 import { createMemoriesModule, memoryProcessing, memoryReader } from './modules/memories/index.ts';
 import { createNamespacesModule, namespaceAccess } from './modules/namespaces/index.ts';
 import { createOAuthModule } from './modules/oauth/index.ts';
@@ -54,9 +54,51 @@ export interface AppDeps {
   log: Logger;
   /** The embedding models, shared when one process runs both roles (built from config if absent). */
   models?: Models;
+  /**
+   * Search's warm-up (`searchWarmUp` over `models`), started by the caller once the port is
+   * open; /ready reports it. Without it buildApp warms search up before it returns.
+   */
+  warmUp?: SearchWarmUp;
 }
 
 export type Models = ReturnType<typeof embeddersFromConfig>;
+
+/** Loading search's models and preparing their vector indexes; /ready reports where it is. */
+export interface SearchWarmUp {
+  /** Runs it once (later calls share the run); rejects with the failure, which status() also reports. */
+  start(): Promise<void>;
+  status(): SearchReadiness;
+}
+
+/**
+ * The warm-up of search: the models' vector indexes (created here for a model the migrations
+ * do not know, which can take a while on a large store) and the models themselves, loaded
+ * (~2 s for USE lite in its two threads and the GloVe table; more on a first start, which
+ * converts USE lite). Requests do not wait for it: a model loads on first use anyway.
+ */
+export function searchWarmUp({ db, log }: Pick<AppDeps, 'db' | 'log'>, models: Models): SearchWarmUp {
+  const { primary, secondary } = models.index;
+  const embedders: SearchReadiness['embedders'] = [
+    { id: primary.id, role: 'primary', dimensions: primary.dimensions },
+    ...(secondary ? [{ id: secondary.id, role: 'secondary' as const, dimensions: secondary.dimensions }] : []),
+  ];
+  let state: Omit<SearchReadiness, 'embedders'> = { ready: false };
+  let run: Promise<void> | undefined;
+  return {
+    start: () =>
+      (run ??= (async () => {
+        const t0 = performance.now();
+        try {
+          await Promise.all([prepareVectorStore(db, models.index, log), models.load()]);
+          state = { ready: true, warmup_ms: Math.round(performance.now() - t0) };
+        } catch (err) {
+          state = { ready: false, error: err instanceof Error ? err.message : String(err) };
+          throw err;
+        }
+      })()),
+    status: () => ({ ...state, embedders }),
+  };
+}
 
 const webhookSettings = (config: Config): WebhookSettings => ({
   allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
@@ -90,8 +132,8 @@ function graphFromConfig({ config, db, log }: AppDeps, models: Models) {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, db, log } = deps;
   const models = deps.models ?? embeddersFromConfig(config);
-  await models.load();
-  await prepareVectorStore(db, models.index, log);
+  const warmUp = deps.warmUp ?? searchWarmUp(deps, models);
+  if (!deps.warmUp) await warmUp.start();
 
   // Identity and tenancy first: every module below resolves users and namespaces through them.
   const users = userDirectory;
@@ -160,7 +202,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (!deps.models) app.addHook('onClose', () => models.close());
   app.addHook('onClose', () => search.close());
   app.addHook('onClose', () => realtime.close());
-  await app.register(healthRoutes(db, VERSION));
+  await app.register(healthRoutes(db, VERSION, warmUp.status));
   await app.register(auth.routes);
   await app.register(oauth.routes);
   await app.register(realtime.routes);

@@ -83,11 +83,11 @@ export const configSchema = z
     /** Largest accepted request body. */
     BODY_LIMIT_BYTES: int(10 * 1024 * 1024, 1024),
     /**
-     * Responses from this size on are gzip/deflate-compressed when the client accepts it. The
-     * compression stream runs off the event loop and cost ~4 ms of a ~30 ms search (a 22 KB
-     * page of 20 memories) on loopback; pages that size go plain, large lists still compress.
+     * Responses from this size on are compressed (br, gzip or deflate) when the client accepts
+     * it; spec §8 says over 1 KB. Cheap at the settings of src/platform/http/app.ts (a 20 KB
+     * page costs 0.05–0.1 ms end to end; `npm run bench:compress`).
      */
-    COMPRESS_MIN_BYTES: int(32 * 1024, 0),
+    COMPRESS_MIN_BYTES: int(1024, 0),
     /** Largest memory content in bytes (spec §8). */
     MAX_CONTENT_BYTES: int(15000, 1),
     /**

@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { runMain, startServer } from './process.ts';
-import { scratchDatabase } from './harness.ts';
+import { MODELS_CACHE, scratchDatabase } from './harness.ts';
+import { waitFor } from './wait.ts';
 import { openPglite } from '../src/platform/db/pglite.ts';
 
 const tmpDirs: string[] = [];
@@ -16,11 +17,16 @@ function tmpDir() {
 }
 after(() => tmpDirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
+/** Until /ready is 200: the store is open and the first organization exists. */
+const storeReady = (url: string) =>
+  waitFor(async () => (await fetch(`${url}/ready`)).status === 200, { timeoutMs: 30_000, what: '/ready 200' });
+
 describe('start-up on the embedded store', () => {
   it('first start creates the organization and a key, written once with mode 0600 and stored only hashed', async () => {
     const dir = tmpDir();
     const s = await startServer({ DATA_DIR: dir });
     try {
+      await storeReady(s.url); // /health answers before the store is open and the first organization made
       const file = path.join(dir, 'bootstrap-api-key');
       const key = fs.readFileSync(file, 'utf8').trim();
       assert.equal(fs.statSync(file).mode & 0o777, 0o600);
@@ -64,6 +70,43 @@ describe('start-up on the embedded store', () => {
       assert.equal(me.status, 200);
     } finally {
       await b.stop();
+    }
+  });
+
+  it('/health waits for neither store nor models; /ready: 200 once the store is, then search.ready', async () => {
+    // startServer returns at the first 200 of /health: that requires neither the store nor the models.
+    const s = await startServer({ DATA_DIR: tmpDir(), MODELS_CACHE_DIR: MODELS_CACHE });
+    try {
+      const statuses: number[] = [];
+      const warm = await waitFor(
+        async () => {
+          const res = await fetch(`${s.url}/ready`);
+          const body = await res.json();
+          statuses.push(res.status);
+          assert.ok(body.search, 'the search field is there from the start');
+          if (res.status !== 200) return assert.equal(body.status, 'unavailable'); // the store is still opening
+          assert.equal(body.status, 'ready');
+          assert.equal(body.store.ok, true);
+          assert.equal(body.search.error, undefined);
+          return body.search.ready === true && body.search;
+        },
+        { timeoutMs: 60_000, intervalMs: 20, what: '/ready with search.ready' },
+      );
+      // Probes do not flap: once the store answered, /ready stayed 200 while the models loaded.
+      const since = statuses.slice(statuses.indexOf(200));
+      assert.ok(
+        since.every((code) => code === 200),
+        `/ready answered ${statuses.join(', ')}`,
+      );
+      assert.deepEqual(
+        warm.embedders.map((e: { role: string }) => e.role),
+        ['primary', 'secondary'],
+      );
+      assert.equal(warm.embedders[0].id, 'use-lite-512');
+      assert.ok(warm.warmup_ms >= 0);
+      assert.match(s.output(), /Search ready/);
+    } finally {
+      assert.equal(await s.stop(), 0);
     }
   });
 

@@ -1,2 +1,2 @@
-/** Liveness (`/health`) and store readiness (`/ready`): public, for orchestrators. */
-export { healthRoutes } from './health.routes.ts';
+/** Liveness (`/health`) and readiness (`/ready`: the store, and whether search is warm): public, for orchestrators. */
+export { healthRoutes, type SearchReadiness } from './health.routes.ts';

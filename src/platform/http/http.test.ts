@@ -1,6 +1,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -47,9 +47,11 @@ for (const store of testStores) {
     before(async () => {
       t = await startApp(store, {
         beforeReady: probeRoutes,
-        env: { BODY_LIMIT_BYTES: '2048', COMPRESS_MIN_BYTES: '2500' },
+        env: { BODY_LIMIT_BYTES: '2048' },
       });
-      limited = await startApp(store, { env: { RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_MS: '1000' } });
+      limited = await startApp(store, {
+        env: { RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_MS: '1000', COMPRESS_MIN_BYTES: '1000000' },
+      });
     });
     after(async () => {
       await t.close();
@@ -65,6 +67,9 @@ for (const store of testStores) {
       assert.equal(r.statusCode, 200);
       assert.equal(r.json().status, 'ready');
       assert.equal(r.json().store.kind, store.name);
+      // buildApp without a warm-up of the caller's warms search up before it returns.
+      assert.equal(r.json().search.ready, true);
+      assert.equal(r.json().search.embedders[0].role, 'primary');
     });
 
     it('unknown paths are 404 and wrong methods 405, in the envelope', async () => {
@@ -141,18 +146,40 @@ for (const store of testStores) {
       assert.ok(c.headers['x-request-id']);
     });
 
-    it('gzips JSON from COMPRESS_MIN_BYTES on when asked, not smaller bodies', async () => {
-      const big = await t.app.inject({
-        method: 'POST',
-        url: '/v1/_probe?n=3',
-        headers: { ...auth(), 'accept-encoding': 'gzip' },
-        payload: { name: 'a' },
-      });
-      assert.equal(big.headers['content-encoding'], 'gzip');
-      assert.match(String(big.headers['content-type']), /application\/json/);
-      assert.equal(JSON.parse(gunzipSync(big.rawPayload).toString()).big.length, 3000);
-      const small = await t.app.inject({ url: '/me', headers: { ...auth(), 'accept-encoding': 'gzip' } });
-      assert.equal(small.headers['content-encoding'], undefined);
+    it('compresses JSON over 1 KB when the client accepts gzip (spec §8), not smaller bodies nor unasked', async () => {
+      // The probe echoes `name`: its length sets the body's size to the byte.
+      const echo = (name: string, headers: Record<string, string> = {}) =>
+        t.app.inject({ method: 'POST', url: '/v1/_probe', headers: { ...auth(), ...headers }, payload: { name } });
+      const overhead = (await echo('a')).rawPayload.length - 1;
+      const probe = (bytes: number, headers?: Record<string, string>) => echo('a'.repeat(bytes - overhead), headers);
+      const plain = await probe(1025);
+      assert.equal(plain.rawPayload.length, 1025);
+      assert.equal(plain.headers['content-encoding'], undefined, 'no Accept-Encoding: no compression');
+
+      const over = await probe(1025, { 'accept-encoding': 'gzip' });
+      assert.equal(over.headers['content-encoding'], 'gzip');
+      assert.match(String(over.headers['content-type']), /application\/json/);
+      assert.match(String(over.headers.vary), /accept-encoding/i);
+      assert.ok(over.rawPayload.length < 1025);
+      assert.deepEqual(gunzipSync(over.rawPayload), plain.rawPayload);
+
+      const under = await probe(1023, { 'accept-encoding': 'gzip' });
+      assert.equal(under.headers['content-encoding'], undefined);
+      assert.equal(under.rawPayload.length, 1023);
+
+      // br when offered (cheaper than gzip on large bodies: bench/compress.ts).
+      const br = await probe(1025, { 'accept-encoding': 'br' });
+      assert.equal(br.headers['content-encoding'], 'br');
+      assert.deepEqual(brotliDecompressSync(br.rawPayload), plain.rawPayload);
+    });
+
+    it('COMPRESS_MIN_BYTES moves the threshold', async () => {
+      const headers = { 'accept-encoding': 'gzip' };
+      const doc = await t.app.inject({ url: '/openapi.json', headers });
+      assert.equal(doc.headers['content-encoding'], 'gzip');
+      const big = await limited.app.inject({ url: '/openapi.json', headers }); // COMPRESS_MIN_BYTES=1000000
+      assert.equal(big.headers['content-encoding'], undefined);
+      assert.ok(big.rawPayload.length > 1024);
     });
 
     it('rate limits per API key with 429 and a small Retry-After', async () => {
