@@ -26,7 +26,10 @@ import { readUseLiteSource, readUseLiteVocabulary, USE_PACKAGE, useLitePackageDi
 export interface UseLiteOptions {
   /** Folder for the converted model (MODELS_CACHE_DIR); without one the model is built in memory at load. */
   cacheDir?: string;
-  /** Texts per model call (default 16; 4–16 measured alike, 128 ~0.6×): padded to the longest text of the batch, sorted by length first. */
+  /**
+   * Texts per model call (default 16; 4–16 measured alike, 128 ~0.6×), padded to the longest
+   * text of the batch; texts are sorted by length first.
+   */
   batchSize?: number;
   /** ONNX Runtime intra-op threads (default 1: one text is too small to split, and threads are per embedder). */
   threads?: number;
