@@ -48,8 +48,10 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * Start a server process and wait until /health answers (independent of the log level);
- * rejects with the process output if it exits first or takes longer than `timeoutMs`.
+ * Start a server process and wait until /ready answers 200 (independent of the log level): the
+ * port opens before the store has (/health answers at once), and callers use the store next
+ * (migrated tables, the bootstrap key). Rejects with the process output if it exits first or
+ * takes longer than `timeoutMs`.
  */
 export async function startServer(env: Record<string, string>, timeoutMs = 90_000): Promise<Server> {
   const port = await freePort();
@@ -64,7 +66,7 @@ export async function startServer(env: Record<string, string>, timeoutMs = 90_00
       r.proc.kill('SIGKILL');
       throw new Error(`server did not start in time:\n${r.output()}`);
     }
-    const ok = await fetch(`${url}/health`).then(
+    const ok = await fetch(`${url}/ready`).then(
       (res) => res.ok,
       () => false,
     );
