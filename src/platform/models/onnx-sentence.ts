@@ -16,10 +16,11 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, readFileSync } from 'node:fs';
-import { access, readFile } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
 import path from 'node:path';
 import type { InferenceSession, Tensor } from 'onnxruntime-node';
 import { chunks, EmbedderError, fallbackVector, normalize, type Embedder } from './embedder.ts';
+import { encodeTruncated, importPackage, loadTokenizerFiles, type LoadedTokenizer } from './onnx-sentence.tokenizer.ts';
 
 /** Options for {@link createOnnxSentenceEmbedder}. */
 export interface OnnxSentenceOptions {
@@ -62,24 +63,6 @@ const KNOWN_WEIGHTS: Record<string, Record<'q8' | 'fp32', string>> = {
 };
 
 type Ort = typeof import('onnxruntime-node');
-
-/**
- * The part of @huggingface/tokenizers' `Tokenizer` used here. Declared locally: the package's
- * .d.ts files use extension-less relative imports, which do not resolve under NodeNext.
- */
-interface Tokenizer {
-  encode(text: string, options?: { add_special_tokens?: boolean }): { ids: number[] };
-  token_to_id(token: string): number | undefined;
-}
-type TokenizerModule = { Tokenizer: new (tokenizerJson: object, tokenizerConfig: object) => Tokenizer };
-
-interface LoadedTokenizer {
-  tokenizer: Tokenizer;
-  /** Id written at padded positions (the attention mask hides them). */
-  padId: number;
-  /** Tokens the post-processor adds to every text (2 for BERT: [CLS], [SEP]). */
-  specialCount: number;
-}
 
 interface LoadedModel {
   ort: Ort;
@@ -185,26 +168,6 @@ export function createOnnxSentenceEmbedder(options: OnnxSentenceOptions): OnnxSe
   };
 }
 
-/**
- * Token ids with the model's special tokens, at most `maxLength` of them: a longer text loses
- * word pieces from its end, while the tokens the post-processor adds around it ([CLS] … [SEP])
- * stay, as the Python tokenizers sentence-transformers uses do.
- */
-function encodeTruncated({ tokenizer }: LoadedTokenizer, text: string, maxLength: number): number[] {
-  const ids = tokenizer.encode(text).ids;
-  if (ids.length <= maxLength) return ids;
-  const body = tokenizer.encode(text, { add_special_tokens: false }).ids;
-  const added = ids.length - body.length;
-  // Where the text's own tokens start among the ids (after [CLS] for BERT).
-  for (let start = 0; start <= added; start++) {
-    if (body.every((id, k) => ids[start + k] === id)) {
-      const keep = Math.max(0, maxLength - added);
-      return [...ids.slice(0, start), ...body.slice(0, keep), ...ids.slice(start + body.length)];
-    }
-  }
-  return ids.slice(0, maxLength); // a post-processor that rewrites the text's tokens: plain cut
-}
-
 async function runBatch(
   model: LoadedModel,
   padId: number,
@@ -253,39 +216,6 @@ async function runBatch(
   });
 }
 
-async function loadTokenizerFiles(modelDir: string): Promise<LoadedTokenizer> {
-  // Read first, so a missing file is named in the error before anything else is tried.
-  const [json, config] = await Promise.all([
-    readJson(path.join(modelDir, 'tokenizer.json')),
-    readJson(path.join(modelDir, 'tokenizer_config.json')),
-  ]);
-  const { Tokenizer } = await importPackage(
-    async () => (await import('@huggingface/tokenizers')) as unknown as TokenizerModule,
-    '@huggingface/tokenizers',
-  );
-  const tokenizer = new Tokenizer(json, config);
-  const pad = specialToken(config, 'pad_token') ?? specialToken(config, 'eos_token');
-  return {
-    tokenizer,
-    padId: (pad === undefined ? undefined : tokenizer.token_to_id(pad)) ?? 0,
-    specialCount: tokenizer.encode('').ids.length,
-  };
-}
-
-async function readJson(file: string): Promise<Record<string, unknown>> {
-  return JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
-}
-
-/** A special token from tokenizer_config.json: a string or an AddedToken object. */
-function specialToken(config: Record<string, unknown>, key: string): string | undefined {
-  const value = config[key];
-  if (typeof value === 'string' && value) return value;
-  if (value && typeof value === 'object' && typeof (value as { content?: unknown }).content === 'string') {
-    return (value as { content: string }).content;
-  }
-  return undefined;
-}
-
 let runtime: Promise<Ort> | null = null;
 
 /** Imported on first use, not at the top: processes that never load this adapter skip the native runtime. */
@@ -295,21 +225,6 @@ function importRuntime(): Promise<Ort> {
     throw err;
   });
   return runtime;
-}
-
-async function importPackage<T>(load: () => Promise<T>, name: string): Promise<T> {
-  try {
-    return await load();
-  } catch (err) {
-    throw new EmbedderError(
-      'runtime_missing',
-      `Cannot load ${name}` +
-        (name === 'onnxruntime-node' ? ` (native binary for ${process.platform}-${process.arch})` : '') +
-        `: ${(err as Error).message}`,
-      false,
-      { cause: err },
-    );
-  }
 }
 
 /** Fail before ONNX Runtime does, with the file name and what to put there. */
