@@ -122,6 +122,13 @@ export const configSchema = z
      * DATABASE_URL.
      */
     PGLITE_THREAD: bool.default(true),
+    /**
+     * PostgreSQL's shared_buffers inside the embedded store (PGlite), in MB. PGlite touches the
+     * whole pool at start, so it is resident memory from the first second (128 MB, PostgreSQL's
+     * default, made the idle server ~100 MB larger than 32 MB does). Pages beyond it come from
+     * the OS page cache through one read each (docs/retrieval.md, "Footprint", has the cost).
+     */
+    PGLITE_SHARED_BUFFERS_MB: int(32, 1),
     /** Fusion weights of the normalised scores (tuned on the dev sets; see docs/retrieval.md). */
     SEARCH_WEIGHT_BM25: z.coerce.number().min(0).default(0.5),
     SEARCH_WEIGHT_DENSE: z.coerce.number().min(0).default(0.35),

@@ -11,13 +11,15 @@ export { migrate } from './migrate.ts';
 
 /** Open the configured store (PostgreSQL when DATABASE_URL is set, else PGlite) and migrate it. */
 export async function openDb(
-  config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DATABASE_POOL_SIZE'> & Partial<Pick<Config, 'PGLITE_THREAD'>>,
+  config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DATABASE_POOL_SIZE'> &
+    Partial<Pick<Config, 'PGLITE_THREAD' | 'PGLITE_SHARED_BUFFERS_MB'>>,
 ): Promise<Db> {
+  const pglite = { sharedBuffersMb: config.PGLITE_SHARED_BUFFERS_MB };
   const db = config.DATABASE_URL
     ? await openPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE)
     : config.PGLITE_THREAD === false
-      ? await openPglite(config.DATA_DIR)
-      : await openPgliteThread(config.DATA_DIR);
+      ? await openPglite(config.DATA_DIR, pglite)
+      : await openPgliteThread(config.DATA_DIR, pglite);
   try {
     await migrate(db);
   } catch (err) {

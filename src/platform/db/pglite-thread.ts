@@ -33,13 +33,15 @@ function toError(e: ErrorReply): Error {
  * directory's lock is taken here, on the calling thread, so a second process gets the same
  * DataDirLockedError as with pglite.ts.
  */
-export async function openPgliteThread(dataDir?: string): Promise<Db> {
+export async function openPgliteThread(dataDir?: string, opts: { sharedBuffersMb?: number } = {}): Promise<Db> {
   let release = () => {};
   if (dataDir) {
     fs.mkdirSync(dataDir, { recursive: true });
     release = acquireDirLock(dataDir);
   }
-  const w = new Worker(BOOT, { workerData: { entry: ENTRY.href, dataDir: dataDir ?? null } });
+  const w = new Worker(BOOT, {
+    workerData: { entry: ENTRY.href, dataDir: dataDir ?? null, sharedBuffersMb: opts.sharedBuffersMb ?? null },
+  });
   const pending = new Map<number, { resolve(r: Reply & { id: number }): void; reject(e: Error): void }>();
   const listeners = new Map<number, (payload: string) => void>();
   let nextId = 1;

@@ -43,10 +43,13 @@ function errorReply(err: unknown): ErrorReply {
 }
 
 /** What pglite-thread.ts starts this thread with. */
-const data = workerData as { entry: string; dataDir: string | null };
+const data = workerData as { entry: string; dataDir: string | null; sharedBuffersMb: number | null };
 let db: Db;
 try {
-  db = await openPglite(data.dataDir ?? undefined, { locked: true });
+  db = await openPglite(data.dataDir ?? undefined, {
+    locked: true,
+    sharedBuffersMb: data.sharedBuffersMb ?? undefined,
+  });
   port.postMessage({ ready: true });
 } catch (err) {
   port.postMessage({ ready: false, error: errorReply(err) });

@@ -13,18 +13,27 @@ const parsers = { [types.INT8]: (v: string) => Number(v) };
  * gives an in-memory database (tests); otherwise the directory is locked against a
  * second process, since two PGlite instances on one directory corrupt it.
  */
-export async function openPglite(dataDir?: string, opts: { locked?: boolean } = {}): Promise<Db> {
+export interface PgliteOptions {
+  /** The caller holds the directory's lock already (the store's thread: pglite-thread.ts). */
+  locked?: boolean;
+  /** shared_buffers in MB (PostgreSQL's default 128 when unset); see PGLITE_SHARED_BUFFERS_MB. */
+  sharedBuffersMb?: number;
+}
+
+export async function openPglite(dataDir?: string, opts: PgliteOptions = {}): Promise<Db> {
   let release = () => {};
   let pgDir: string | undefined;
   if (dataDir) {
     fs.mkdirSync(dataDir, { recursive: true });
-    // `locked`: the caller holds the directory's lock already (the store's thread: pglite-thread.ts).
     if (!opts.locked) release = acquireDirLock(dataDir);
     pgDir = path.join(dataDir, 'pg');
   }
   let pg: PGlite;
   try {
-    pg = await PGlite.create(pgDir, { extensions: { vector }, parsers });
+    const startParams = opts.sharedBuffersMb
+      ? [...PGlite.defaultStartParams, '-c', `shared_buffers=${opts.sharedBuffersMb}MB`]
+      : undefined;
+    pg = await PGlite.create(pgDir, { extensions: { vector }, parsers, startParams });
   } catch (err) {
     release();
     throw err;

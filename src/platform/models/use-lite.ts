@@ -129,7 +129,11 @@ function packageVersion(): string {
 }
 
 interface Converted {
-  bytes: Uint8Array;
+  /**
+   * The model: the cached file's path when there is one (ONNX Runtime reads it itself, so no
+   * copy of its 28 MB stays on the JS heap of each model thread), else the bytes just built.
+   */
+  model: string | Uint8Array;
   /** Tokens the model reads (the TF graph's clip length). */
   maxTokens: number;
 }
@@ -144,15 +148,17 @@ async function convertedModel(cacheDir: string | undefined): Promise<Converted> 
   const base = cacheDir && path.join(cacheDir, `use-lite-512-${packageVersion()}-g${GRAPH_VERSION}`);
   if (base && (await stat(`${base}.onnx`).catch(() => null))?.isFile()) {
     const meta = JSON.parse(await readFile(`${base}.json`, 'utf8')) as { max_tokens: number };
-    return { bytes: await readFile(`${base}.onnx`), maxTokens: meta.max_tokens };
+    return { model: `${base}.onnx`, maxTokens: meta.max_tokens };
   }
   const source = await readUseLiteSource();
-  const converted = { bytes: encodeModel(buildUseLiteGraph(source)), maxTokens: useLiteMaxTokens(source) };
+  const bytes = encodeModel(buildUseLiteGraph(source));
+  const converted = { model: bytes as string | Uint8Array, maxTokens: useLiteMaxTokens(source) };
   if (base && cacheDir) {
     await mkdir(cacheDir, { recursive: true });
     const meta = { max_tokens: converted.maxTokens, source_digest: source.digest, graph_version: GRAPH_VERSION };
     await writeAtomically(`${base}.json`, JSON.stringify(meta));
-    await writeAtomically(`${base}.onnx`, converted.bytes);
+    await writeAtomically(`${base}.onnx`, bytes);
+    converted.model = `${base}.onnx`;
   }
   return converted;
 }
@@ -164,6 +170,15 @@ async function writeAtomically(file: string, data: string | Uint8Array): Promise
   await rename(tmp, file);
 }
 
+/** One intra-op pool of `threads`, no inter-op parallelism: the model is one sequential chain. */
+const sessionOptions = (threads: number) =>
+  ({
+    intraOpNumThreads: threads,
+    interOpNumThreads: 1,
+    executionMode: 'sequential',
+    graphOptimizationLevel: 'all',
+  }) as const;
+
 async function loadModel(options: UseLiteOptions): Promise<Loaded> {
   try {
     // Imported here, not at the top: the native runtime costs ~40 MB, which processes that
@@ -174,12 +189,10 @@ async function loadModel(options: UseLiteOptions): Promise<Loaded> {
       readUseLiteVocabulary(useLitePackageDir()),
     ]);
     const threads = options.threads ?? 1;
-    const session = await ort.InferenceSession.create(converted.bytes, {
-      intraOpNumThreads: threads,
-      interOpNumThreads: 1,
-      executionMode: 'sequential',
-      graphOptimizationLevel: 'all',
-    });
+    // Overloads: a path or the bytes.
+    const session = await (typeof converted.model === 'string'
+      ? ort.InferenceSession.create(converted.model, sessionOptions(threads))
+      : ort.InferenceSession.create(converted.model, sessionOptions(threads)));
     return { session, tokenizer: new UseLiteTokenizer(vocabulary), maxTokens: converted.maxTokens, ort };
   } catch (err) {
     if (err instanceof EmbedderError) throw err;
