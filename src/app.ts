@@ -12,6 +12,7 @@ import { createHttpApp } from './platform/http/app.ts';
 import { createWorker, defaultBackoff, type Worker } from './platform/jobs/index.ts';
 import { LOCAL_EXTRACTOR_ID, lazyExtractor, type Extractor } from './platform/models/extractor.ts';
 import { createLlmExtractor } from './platform/models/extractor.llm.ts';
+import { threadedLocalExtractor } from './platform/models/extractor-thread.ts';
 import { createApiKeysModule, apiKeyStore } from './modules/api-keys/index.ts';
 import { createAuthModule, sessionStore } from './modules/auth/index.ts';
 import { createGraphModule, graphReader } from './modules/graph/index.ts';
@@ -39,7 +40,9 @@ function extractorFromConfig(config: Config): Extractor {
       timeoutMs: config.LLM_TIMEOUT_MS,
     });
   }
-  return localExtractor();
+  // The worker's extractions (every processed memory) leave the event loop; a search's query
+  // extraction (one short text) stays on it, see searchFromConfig.
+  return config.EXTRACTOR_THREAD ? threadedLocalExtractor(LOCAL_EXTRACTOR_ID) : localExtractor();
 }
 
 /** The compromise-based extractor, loaded on first use (docs/graph.md). */

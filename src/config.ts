@@ -145,6 +145,12 @@ export const configSchema = z
      * offline; `llm` = an OpenAI-compatible chat-completions server (LLM_BASE_URL, LLM_MODEL).
      */
     EXTRACTOR: z.enum(['local', 'llm']).default('local'),
+    /**
+     * Run the local extractor (compromise, ~5 ms of CPU a memory) in a worker thread of its own
+     * instead of on the event loop, where the graph step of every processed memory stalled
+     * requests (bench:load). Started on the first extraction.
+     */
+    EXTRACTOR_THREAD: bool.default(true),
     LLM_BASE_URL: z.url().optional(),
     LLM_MODEL: z.string().min(1).optional(),
     LLM_API_KEY: z.string().optional(),

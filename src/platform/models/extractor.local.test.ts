@@ -4,11 +4,14 @@ import { describe, it } from 'node:test';
 import {
   DEFAULT_NODE_TYPES,
   DEFAULT_RELATIONSHIP_TYPES,
+  ExtractorError,
+  LOCAL_EXTRACTOR_ID,
   restrictToSchema,
   type Extraction,
   type GraphSchema,
 } from './extractor.ts';
 import { createLocalExtractor, splitSpeaker } from './extractor.local.ts';
+import { threadedLocalExtractor } from './extractor-thread.ts';
 
 /** Monday 8 May 2023, 13:56 UTC: the reference date of the relative-date cases. */
 const MONDAY = new Date('2023-05-08T13:56:00Z');
@@ -287,5 +290,38 @@ describe('local extractor', () => {
       }
     }
     t.diagnostic(`${((performance.now() - started) / turns.length).toFixed(2)} ms per turn over ${turns.length} turns`);
+  });
+});
+
+describe('local extractor in its thread (EXTRACTOR_THREAD)', () => {
+  const texts = [
+    'Caroline said, "I went to a LGBTQ support group yesterday and it was so powerful."',
+    'My sister Anna moved to Lisbon in May 2023 and works at Google.',
+    'We bought an iPhone 15 for Dad last week.',
+  ];
+
+  it('returns what the in-process extractor returns, dates included', async () => {
+    const threaded = threadedLocalExtractor(LOCAL_EXTRACTOR_ID);
+    try {
+      for (const content of texts) {
+        const input = { content, createdAt: MONDAY, speaker: 'Caroline' };
+        assert.deepEqual(await threaded.extract(input), await extractor.extract(input));
+      }
+    } finally {
+      await threaded.close();
+    }
+  });
+
+  it('fails the calls a dead thread held (retryable) and starts a new thread for the next call', async () => {
+    const threaded = threadedLocalExtractor(LOCAL_EXTRACTOR_ID);
+    try {
+      const held = threaded.extract({ content: texts[1], createdAt: MONDAY });
+      await threaded.close(); // ends the thread with the call in it, as a crash would
+      await assert.rejects(held, (err: unknown) => err instanceof ExtractorError && err.retryable);
+      const again = await threaded.extract({ content: texts[1], createdAt: MONDAY });
+      assert.ok(names(again).includes('Place:Lisbon'), names(again).join(', '));
+    } finally {
+      await threaded.close();
+    }
   });
 });

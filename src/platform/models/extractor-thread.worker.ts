@@ -1,0 +1,26 @@
+/**
+ * Runs the local extractor inside a worker thread (see extractor-thread.ts): answers
+ * `{ id, input }` with `{ id, extraction }` or `{ id, error }`.
+ */
+import { parentPort } from 'node:worker_threads';
+import type { ExtractionInput } from './extractor.ts';
+import { createLocalExtractor } from './extractor.local.ts';
+import { ModelError } from './model-error.ts';
+
+const port = parentPort!;
+const extractor = createLocalExtractor();
+
+const describe = (err: unknown) => ({
+  message: err instanceof Error ? err.message : String(err),
+  // Anything else is the rules failing on this input: deterministic, as on the main thread.
+  code: err instanceof ModelError ? (err as ModelError<string>).code : 'invalid_input',
+  retryable: err instanceof ModelError ? err.retryable : false,
+});
+
+port.on('message', async (m: { id: number; input: ExtractionInput }) => {
+  try {
+    port.postMessage({ id: m.id, extraction: await extractor.extract(m.input) });
+  } catch (err) {
+    port.postMessage({ id: m.id, error: describe(err) });
+  }
+});
