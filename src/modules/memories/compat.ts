@@ -1,5 +1,5 @@
 import { unprocessable } from '../../shared/errors.ts';
-import type { AddMemoryBody } from './memories.schemas.ts';
+import { aclConfig, memoryAddPolicy, type AddMemoryBody } from './memories.schemas.ts';
 
 type Obj = Record<string, unknown>;
 type TransformEmbedding = NonNullable<NonNullable<AddMemoryBody['policy']>['transform_embedding']>;
@@ -60,10 +60,30 @@ function legacyString(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+/**
+ * Deprecated `metadata.consent` / `metadata.risk`: read when a string, and then it must be one
+ * of the values its policy field takes (a 422 naming it), or it would be stored unchecked and
+ * escape the consent and risk filters.
+ */
+function legacyPolicyValue(value: unknown, field: 'consent' | 'risk'): string | undefined {
+  const given = legacyString(value);
+  if (given === undefined) return undefined;
+  const parsed = memoryAddPolicy.shape[field].safeParse(given);
+  if (parsed.success) return given;
+  const name = `metadata.${field}`;
+  throw unprocessable(`${name}: ${parsed.error.issues[0].message}`, { field: name });
+}
+
+/**
+ * `metadata.createdAt` as a date, or null when it is not one. Years outside 1–9999 count as
+ * not a date: JavaScript reaches year 275760, but such a Date does not survive the trip to
+ * the store (PGlite sends `+099999-…`, a 500).
+ */
 function parseOccurredAt(value: unknown): Date | null {
   if (typeof value !== 'string') return null;
   const d = new Date(value);
-  return Number.isNaN(d.getTime()) ? null : d;
+  const year = d.getUTCFullYear();
+  return Number.isNaN(d.getTime()) || year < 1 || year > 9999 ? null : d;
 }
 
 /**
@@ -108,8 +128,8 @@ export function normaliseMemory(
 
   const policy: NonNullable<AddMemoryBody['policy']> = { ...(b.policy ?? {}) };
   const mp: NonNullable<AddMemoryBody['memory_policy']> = { ...(b.memory_policy ?? {}) };
-  const legacyConsent = legacyString(metadata.consent);
-  const legacyRisk = legacyString(metadata.risk);
+  const legacyConsent = legacyPolicyValue(metadata.consent, 'consent');
+  const legacyRisk = legacyPolicyValue(metadata.risk, 'risk');
   const legacyAcl = metadata.acl;
   delete metadata.consent;
   delete metadata.risk;
@@ -173,9 +193,23 @@ export function normaliseMemory(
   };
 }
 
+/**
+ * One list of the deprecated `metadata.acl`. Metadata is open, so its schema does not type
+ * the list: the entries are checked here, with the bounds of `policy.acl` (aclConfig), since
+ * they become the memory's stored ACL. A list that is not an array is not read (as before).
+ */
+function legacyAclList(list: unknown, field: string): string[] | undefined {
+  if (!Array.isArray(list)) return undefined;
+  const parsed = aclConfig.shape.read.safeParse(list);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const at = issue.path.length ? `${field}[${String(issue.path[0])}]` : field;
+  throw unprocessable(`${at}: ${issue.message} (entries are prefix:id strings)`, { field: at });
+}
+
 /** Deprecated `metadata.acl` map (`{read: [...], write: [...]}`) as an ACL config. */
 function legacyAclToConfig(acl: unknown): NormalisedPolicy['acl'] {
   if (!acl || typeof acl !== 'object') return undefined;
   const a = acl as Obj;
-  return { read: Array.isArray(a.read) ? a.read : undefined, write: Array.isArray(a.write) ? a.write : undefined };
+  return { read: legacyAclList(a.read, 'metadata.acl.read'), write: legacyAclList(a.write, 'metadata.acl.write') };
 }

@@ -331,10 +331,11 @@ for (const store of testStores) {
           call('POST', '/v1/schemas', person({ type: 'string', enum_values: [] })),
           'node_types.Person.properties.p.enum_values',
         );
-        await rejects(
-          call('POST', '/v1/schemas', person({ type: 'string', pattern: '(a+)+$' })),
-          'node_types.Person.properties.p.pattern',
-        );
+        for (const pattern of ['(a)\\1', 'a(?=b)'])
+          await rejects(
+            call('POST', '/v1/schemas', person({ type: 'string', pattern })),
+            'node_types.Person.properties.p.pattern',
+          );
         await rejects(
           call('POST', '/v1/schemas', person({ type: 'string', pattern: '([' })),
           'node_types.Person.properties.p.pattern',
@@ -366,6 +367,60 @@ for (const store of testStores) {
           person({ type: 'string', pattern: '^[A-Z]{2}-\\d+$', enum_values: ['AB-1'], default: 'AB-1' }),
         );
         assert.equal(ok.node_types.Person.properties.p.pattern, '^[A-Z]{2}-\\d+$');
+      },
+    );
+
+    it(
+      'user patterns run in linear time (RE2): ' + 'the ReDoS probe answers at once, on this route and in memory add',
+      async () => {
+        // Issue #17 finding 1: this default held the event loop for 36 s; a manual node of the schema 1.5 s.
+        const pattern = '^\\d*\\d*\\d*\\d*\\d*\\d*$';
+        const slow = '1'.repeat(115) + 'x';
+        const schemaOf = (p: object) => ({
+          name: 'probe',
+          status: 'active',
+          node_types: { Code: { properties: { v: p } } },
+        });
+        let started = performance.now();
+        const probe = await rejects(
+          call('POST', '/v1/schemas', schemaOf({ type: 'string', pattern, default: slow })),
+          'node_types.Code.properties.v.default',
+        );
+        assert.match(probe.error, /Does not match pattern/);
+        assert.ok(performance.now() - started < 1000, `schema create took ${performance.now() - started} ms`);
+
+        const schema = await create(schemaOf({ type: 'string', pattern }));
+        const memory = (value: string) =>
+          call('POST', '/v1/memory', {
+            content: 'A code was read out.',
+            external_user_id: 'redos',
+            memory_policy: {
+              mode: 'manual',
+              schema_id: schema.id,
+              nodes: [{ id: 'c', type: 'Code', properties: { v: value } }],
+            },
+          });
+        started = performance.now();
+        const bad = await memory(slow);
+        assert.ok(performance.now() - started < 1000, `memory add took ${performance.now() - started} ms`);
+        const body = assertEnvelope(bad, 422);
+        assert.deepEqual(
+          body.details.issues.map((i: any) => [i.field, i.code]),
+          [['nodes.0.properties.v', 'pattern_mismatch']],
+        );
+        assert.equal((await memory('1'.repeat(115))).statusCode, 200);
+
+        // What RE2 cannot run is refused at registration, naming the property and why.
+        const lookaround = await rejects(
+          call('POST', '/v1/schemas', schemaOf({ type: 'string', pattern: '^(?!admin)\\w+$' })),
+          'node_types.Code.properties.v.pattern',
+        );
+        assert.match(lookaround.error, /node_types\.Code\.properties\.v\.pattern: pattern uses lookaround/);
+        const long = await rejects(
+          call('POST', '/v1/schemas', schemaOf({ type: 'string', pattern: 'a'.repeat(201) })),
+          'node_types.Code.properties.v.pattern',
+        );
+        assert.match(long.error, /200/);
       },
     );
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { errorEnvelope } from '../../platform/http/schemas.ts';
+import { PATTERN_LIMITS } from './validate.pattern.ts';
 
 /** Lifecycle of a schema (client `UserGraphSchema.status`); create defaults to `draft`. */
 export const SCHEMA_STATUSES = ['draft', 'active', 'deprecated', 'archived'] as const;
@@ -39,9 +40,12 @@ export const propertyDefinition = z.object({
   max_length: z.number().int().min(0).optional(),
   min_value: z.number().optional(),
   max_value: z.number().optional(),
-  pattern: text(200)
+  pattern: text(PATTERN_LIMITS.chars)
     .optional()
-    .describe('Regular expression the value must match (nested quantifiers and back-references are refused)'),
+    .describe(
+      'Regular expression (RE2 syntax: no back-references, no lookaround) the value must contain a match of; ' +
+        `at most ${PATTERN_LIMITS.chars} characters and ${PATTERN_LIMITS.size} compiled instructions`,
+    ),
 });
 
 const properties = z.record(propertyName, propertyDefinition);

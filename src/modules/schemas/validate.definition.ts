@@ -5,7 +5,8 @@
  */
 import type { z } from 'zod';
 import type { nodeTypeInput, PropertyDefinition, relationshipTypeInput } from './schemas.schemas.ts';
-import { compiled, problem, unsafePattern, valueProblem, type SchemaProblem } from './validate.values.ts';
+import { patternBudget, patternDefinitionError, schemaPatternBudget, type PatternBudget } from './validate.pattern.ts';
+import { problem, valueProblem, type SchemaProblem } from './validate.values.ts';
 
 /** Documented schema limits (client contract: "optimized for LLM performance"). */
 export const SCHEMA_LIMITS = {
@@ -27,7 +28,17 @@ export interface GraphSchemaDefinition {
   relationship_types: Record<string, RelationshipTypeLike>;
 }
 
-function propertyDefinitionProblems(def: PropertyDefinition, field: string): SchemaProblem[] {
+/** What checking one schema definition may spend on its patterns: compiling them, matching defaults. */
+interface DefinitionBudgets {
+  compile: PatternBudget;
+  match: PatternBudget;
+}
+
+function propertyDefinitionProblems(
+  def: PropertyDefinition,
+  field: string,
+  budgets: DefinitionBudgets,
+): SchemaProblem[] {
   const out: SchemaProblem[] = [];
   const ev = def.enum_values;
   if (ev) {
@@ -53,19 +64,11 @@ function propertyDefinitionProblems(def: PropertyDefinition, field: string): Sch
     out.push(problem(`${field}.min_value`, 'invalid_definition', 'min_value is greater than max_value'));
   }
   if (def.pattern !== undefined) {
-    if (!compiled(def.pattern))
-      out.push(problem(`${field}.pattern`, 'invalid_definition', 'pattern is not a valid regular expression'));
-    else if (unsafePattern(def.pattern))
-      out.push(
-        problem(
-          `${field}.pattern`,
-          'invalid_definition',
-          'pattern has nested quantifiers or back-references (catastrophic backtracking)',
-        ),
-      );
+    const why = patternDefinitionError(def.pattern, budgets.compile);
+    if (why) out.push(problem(`${field}.pattern`, 'invalid_definition', `pattern ${why}`));
   }
   if (def.default !== undefined && out.length === 0) {
-    const bad = valueProblem(def, def.default);
+    const bad = valueProblem(def, def.default, budgets.match);
     if (bad)
       out.push(problem(`${field}.default`, 'invalid_definition', `default does not fit the property: ${bad.message}`));
   }
@@ -77,6 +80,7 @@ function propertiesProblems(
   field: string,
   max: number,
   what: string,
+  budgets: DefinitionBudgets,
 ): SchemaProblem[] {
   const entries = Object.entries(props ?? {});
   const out: SchemaProblem[] = [];
@@ -84,7 +88,8 @@ function propertiesProblems(
     out.push(
       problem(`${field}.properties`, 'limit_exceeded', `At most ${max} properties per ${what} (got ${entries.length})`),
     );
-  for (const [name, def] of entries) out.push(...propertyDefinitionProblems(def, `${field}.properties.${name}`));
+  for (const [name, def] of entries)
+    out.push(...propertyDefinitionProblems(def, `${field}.properties.${name}`, budgets));
   return out;
 }
 
@@ -92,11 +97,12 @@ function propertiesProblems(
  * Everything wrong with a schema definition: the limits (10 node types, 20 relationship
  * types, 10 properties per node type, 15 enum values), names that disagree with their
  * keys, required/unique properties that are not defined, and property definitions that
- * contradict themselves (empty or repeated enum values, min above max, a bad or unsafe
- * pattern, a default that does not fit).
+ * contradict themselves (empty or repeated enum values, min above max, a pattern RE2 refuses
+ * or one too large, a default that does not fit).
  */
 export function definitionProblems(def: GraphSchemaDefinition): SchemaProblem[] {
   const out: SchemaProblem[] = [];
+  const budgets: DefinitionBudgets = { compile: schemaPatternBudget(), match: patternBudget() };
   const nodeTypes = Object.entries(def.node_types);
   const relTypes = Object.entries(def.relationship_types);
   if (nodeTypes.length > SCHEMA_LIMITS.nodeTypes) {
@@ -121,7 +127,7 @@ export function definitionProblems(def: GraphSchemaDefinition): SchemaProblem[] 
     const field = `node_types.${key}`;
     if (nt.name !== undefined && nt.name !== key)
       out.push(problem(`${field}.name`, 'invalid_definition', `name "${nt.name}" differs from its key "${key}"`));
-    out.push(...propertiesProblems(nt.properties, field, SCHEMA_LIMITS.propertiesPerNodeType, 'node type'));
+    out.push(...propertiesProblems(nt.properties, field, SCHEMA_LIMITS.propertiesPerNodeType, 'node type', budgets));
     for (const list of ['required_properties', 'unique_identifiers'] as const) {
       for (const p of nt[list] ?? []) {
         if (!nt.properties?.[p])
@@ -134,7 +140,13 @@ export function definitionProblems(def: GraphSchemaDefinition): SchemaProblem[] 
     if (rt.name !== undefined && rt.name !== key)
       out.push(problem(`${field}.name`, 'invalid_definition', `name "${rt.name}" differs from its key "${key}"`));
     out.push(
-      ...propertiesProblems(rt.properties, field, SCHEMA_LIMITS.propertiesPerRelationshipType, 'relationship type'),
+      ...propertiesProblems(
+        rt.properties,
+        field,
+        SCHEMA_LIMITS.propertiesPerRelationshipType,
+        'relationship type',
+        budgets,
+      ),
     );
   }
   return out;

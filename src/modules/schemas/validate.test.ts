@@ -4,7 +4,7 @@ import { AppError } from '../../shared/errors.ts';
 import {
   assertNodesMatchSchema,
   definitionProblems,
-  unsafePattern,
+  PATTERN_LIMITS,
   validateNodesAgainstSchema,
   valueProblem,
   type GraphSchemaDefinition,
@@ -313,11 +313,93 @@ describe('definitionProblems and helpers', () => {
     ]);
   });
 
-  it('refuses patterns that backtrack catastrophically and keeps ordinary ones', () => {
-    for (const p of ['(a+)+$', '(a|aa)*b', '(\\w*)*', '((ab)*)+', '(x+x+)+y', '(a)\\1', '(?<n>a+)+'])
-      assert.equal(unsafePattern(p), true, p);
-    for (const p of ['^[A-Z]{2}-\\d+$', '^(foo|bar)$', '^(?:ab)+$', '[(a+)+]', '^\\(\\d+\\)+$', '^[^@\\s]+@[^@\\s]+$'])
-      assert.equal(unsafePattern(p), false, p);
+  const withPattern = (pattern: string, extra: object = {}): GraphSchemaDefinition => ({
+    node_types: { P: { properties: { p: { type: 'string', pattern, ...extra } } } },
+    relationship_types: {},
+  });
+
+  it('runs patterns with RE2: the ReDoS probe and classic backtracking bombs answer at once', () => {
+    // Issue #17 finding 1: with RegExp this default took 36 s on the event loop.
+    const started = performance.now();
+    const probe = definitionProblems(withPattern('^\\d*\\d*\\d*\\d*\\d*\\d*$', { default: '1'.repeat(115) + 'x' }));
+    assert.deepEqual(codes(probe), ['node_types.P.properties.p.default invalid_definition']);
+    assert.match(probe[0].message, /Does not match pattern/);
+    // Nested quantifiers were refused as unsafe; in linear time they are ordinary patterns now.
+    for (const [pattern, text] of [
+      ['(a+)+$', 'a'.repeat(50_000) + 'b'],
+      ['(a|aa)*b$', 'a'.repeat(50_000)],
+      ['(x+x+)+y', 'x'.repeat(50_000)],
+      ['^(\\w*)*$', 'w'.repeat(50_000) + '!'],
+    ]) {
+      assert.deepEqual(definitionProblems(withPattern(pattern)), [], pattern);
+      assert.equal(valueProblem({ type: 'string', pattern }, text)?.code, 'pattern_mismatch', pattern);
+    }
+    // Generous: ~10 ms here; the point is seconds or minutes before.
+    assert.ok(performance.now() - started < 1000, `took ${performance.now() - started} ms`);
+  });
+
+  it('refuses at definition, saying why, patterns RE2 cannot run or that are too large', () => {
+    const why = (pattern: string) => {
+      const ps = definitionProblems(withPattern(pattern));
+      assert.deepEqual(codes(ps), ['node_types.P.properties.p.pattern invalid_definition'], pattern);
+      return ps[0].message;
+    };
+    assert.match(why('(a)\\1'), /back-reference/);
+    assert.match(why('(?<n>a)\\k<n>'), /back-reference/);
+    for (const p of ['a(?=b)', 'a(?!b)', '(?<=a)b', '(?<!a)b']) assert.match(why(p), /lookaround/, p);
+    assert.match(why('(['), /not valid RE2 syntax/);
+    assert.match(why('\\u00e9'), /not valid RE2 syntax.*\\u/);
+    assert.match(why('[ab]{1,1000}c{1,1000}'), /too large: it compiles to \d+ instructions, at most 1000/);
+    // Far too large: refused from its text, before compiling it (which would take ~0.3 s).
+    assert.match(why('(?:\\pL{1,1000})'.repeat(12)), /too large: it would compile to about 24024 instructions/);
+    // RE2 syntax, including escapes the original (Python) service accepted and named groups.
+    for (const p of [
+      '^[a-z\\_]+$',
+      '^(?P<code>[A-Z]{2})-\\d{1,8}$',
+      '(?i)^caf\\x{e9}$',
+      '^\\p{Lu}\\p{Ll}+$',
+      '^.{1,255}$',
+    ])
+      assert.deepEqual(definitionProblems(withPattern(p)), [], p);
+    assert.equal(valueProblem({ type: 'string', pattern: '(?i)^caf\\x{e9}$' }, 'CAFÉ'), null);
+  });
+
+  it("bounds one schema's patterns in total and one check's matching", () => {
+    const big = (i: number) => `^[ab]{${900 + i}}$`; // ~900 instructions each, all different
+    const props = Object.fromEntries(
+      Array.from({ length: 10 }, (_, i) => [`p${i}`, { type: 'string' as const, pattern: big(i) }]),
+    );
+    const more = Object.fromEntries(
+      Array.from({ length: 2 }, (_, i) => [`q${i}`, { type: 'string' as const, pattern: big(10 + i) }]),
+    );
+    const ps = definitionProblems({
+      node_types: { A: { properties: props }, B: { properties: more } },
+      relationship_types: {},
+    });
+    assert.deepEqual(codes(ps), ['node_types.B.properties.q1.pattern invalid_definition']);
+    assert.match(ps[0].message, new RegExp(`together at most ${PATTERN_LIMITS.schemaSize}`));
+
+    // Value length × pattern size, summed over one call: ~10,000 characters against ~1000 instructions.
+    const worst = '[ab]*a[ab]{990}$';
+    const s: GraphSchemaDefinition = {
+      node_types: { P: { properties: { p: { type: 'string', pattern: worst } } } },
+      relationship_types: {},
+    };
+    const text = 'ba'.repeat(2500); // matches: an a 991 characters from the end
+    const node = (i: number) => ({ id: `n${i}`, type: 'P', properties: { p: text } });
+    assert.deepEqual(validateNodesAgainstSchema(s, [node(0)]), []);
+    const problems = validateNodesAgainstSchema(s, [node(0), node(1), node(2)]);
+    assert.deepEqual(codes(problems), ['nodes.2.properties.p limit_exceeded']);
+    assert.match(problems[0].message, /Too much text to check against patterns/);
+  });
+
+  it('a stored pattern RE2 refuses is reported on every value, never skipped', () => {
+    assert.deepEqual(valueProblem({ type: 'string', pattern: '(a)\\1' }, 'aa'), {
+      code: 'invalid_definition',
+      message:
+        "The schema's pattern (a)\\1 uses a back-reference (\\1, \\k<name>), " +
+        'which RE2 syntax does not have; update the schema',
+    });
   });
 
   it('valueProblem checks type before enum, and compares enums as text', () => {

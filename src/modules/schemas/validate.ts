@@ -7,10 +7,12 @@
 import { unprocessable, type AppError } from '../../shared/errors.ts';
 import type { PropertyDefinition } from './schemas.schemas.ts';
 import type { GraphSchemaDefinition } from './validate.definition.ts';
+import { patternBudget, type PatternBudget } from './validate.pattern.ts';
 import { problem, valueProblem, type SchemaProblem } from './validate.values.ts';
 
 export { definitionProblems, SCHEMA_LIMITS, type GraphSchemaDefinition } from './validate.definition.ts';
-export { unsafePattern, valueProblem, type SchemaProblem, type SchemaProblemCode } from './validate.values.ts';
+export { valueProblem, type SchemaProblem, type SchemaProblemCode } from './validate.values.ts';
+export { PATTERN_LIMITS } from './validate.pattern.ts';
 
 /** A node to check: NodeSpec (`type`) or the legacy manual form (`label`). */
 export interface NodeInput {
@@ -47,6 +49,7 @@ function propertyValueProblems(
   defs: Record<string, PropertyDefinition> | undefined,
   required: readonly string[],
   field: string,
+  budget: PatternBudget,
 ): SchemaProblem[] {
   const out: SchemaProblem[] = [];
   for (const [name, def] of Object.entries(defs ?? {})) {
@@ -59,7 +62,7 @@ function propertyValueProblems(
       }
       continue;
     }
-    const bad = valueProblem(def, v);
+    const bad = valueProblem(def, v, budget);
     if (bad) out.push(problem(`${field}.properties.${name}`, bad.code, bad.message));
   }
   return out;
@@ -68,7 +71,8 @@ function propertyValueProblems(
 /**
  * Check nodes and relationships against a schema; returns every problem (empty: valid).
  * Nodes: a known type, required properties present (a `default` satisfies), values of the
- * declared type, enum, length, range and pattern; undeclared properties are allowed.
+ * declared type, enum, length, range and pattern (RE2, one matching budget for the call:
+ * PATTERN_LIMITS.work); undeclared properties are allowed.
  * Relationships: a known type whose allowed source and target types admit the endpoints'
  * types. `$this`, `$previous` and other `$…` references (the memory itself) are not typed
  * and not checked; other ids must be in `nodes` or known to `typeOfNode`.
@@ -83,6 +87,8 @@ export function validateNodesAgainstSchema(
   const rf = opts.relationshipsField ?? 'relationships';
   const extra = new Set(opts.extraNodeTypes ?? []);
   const out: SchemaProblem[] = [];
+  // One matching budget for the whole write: each value is bounded, their number is not small.
+  const budget = patternBudget();
   const typeById = new Map<string, string>();
   nodes.forEach((n, i) => {
     const type = n.type ?? n.label;
@@ -99,7 +105,9 @@ export function validateNodesAgainstSchema(
         );
       return;
     }
-    out.push(...propertyValueProblems(n.properties, def.properties, def.required_properties ?? [], `${nf}.${i}`));
+    out.push(
+      ...propertyValueProblems(n.properties, def.properties, def.required_properties ?? [], `${nf}.${i}`, budget),
+    );
   });
   relationships.forEach((r, i) => {
     const type = r.type ?? r.relationship_type;
@@ -138,7 +146,7 @@ export function validateNodesAgainstSchema(
           ),
         );
     }
-    out.push(...propertyValueProblems(r.properties, def.properties, [], `${rf}.${i}`));
+    out.push(...propertyValueProblems(r.properties, def.properties, [], `${rf}.${i}`, budget));
   });
   return out;
 }

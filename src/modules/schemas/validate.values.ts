@@ -1,10 +1,10 @@
 /**
  * Checks on one property value against its definition: type, enum, length, range and
- * pattern. Also the problem vocabulary every schema check reports in, and the guards on
- * user-supplied patterns (compiled once, refused when they can backtrack catastrophically),
- * which definition checks reuse.
+ * pattern (run with RE2 within a budget: validate.pattern.ts). Also the problem vocabulary
+ * every schema check reports in.
  */
 import type { PropertyDefinition } from './schemas.schemas.ts';
+import { compilePattern, PATTERN_LIMITS, patternBudget, testPattern, type PatternBudget } from './validate.pattern.ts';
 
 /** Machine-readable kind of a schema problem, reported as `details.issues[].code` in a 422. */
 export type SchemaProblemCode =
@@ -35,61 +35,6 @@ export const problem = (field: string, code: SchemaProblemCode, message: string)
   message,
 });
 
-const patterns = new Map<string, RegExp | null>();
-/**
- * The compiled pattern, or null when it does not compile (cached: definitions are reused
- * per node). Unicode mode first; without it as a fallback, since patterns written for the
- * original (Python) service use escapes such as `\_` that unicode mode refuses.
- */
-export function compiled(pattern: string): RegExp | null {
-  if (!patterns.has(pattern)) {
-    let re: RegExp | null = null;
-    for (const flags of ['u', '']) {
-      try {
-        re = new RegExp(pattern, flags);
-        break;
-      } catch {
-        re = null;
-      }
-    }
-    if (patterns.size > 1000) patterns.clear();
-    patterns.set(pattern, re);
-  }
-  return patterns.get(pattern)!;
-}
-
-/**
- * True for patterns that can backtrack exponentially on the shared event loop: a repeated
- * group that itself repeats or alternates (`(a+)+`, `(a|aa)*`), or a back-reference.
- */
-export function unsafePattern(p: string): boolean {
-  const stack: boolean[] = [false]; // per open group: holds a quantifier or an alternation
-  for (let i = 0; i < p.length; i++) {
-    const c = p[i];
-    if (c === '\\') {
-      if (/[1-9k]/.test(p[i + 1] ?? '')) return true;
-      i++;
-    } else if (c === '[') {
-      for (i++; i < p.length && p[i] !== ']'; i++) if (p[i] === '\\') i++;
-    } else if (c === '(') {
-      stack.push(false);
-      if (p[i + 1] === '?') {
-        if (p[i + 2] === '<' && p[i + 3] !== '=' && p[i + 3] !== '!') i = Math.max(i, p.indexOf('>', i));
-        else i += p[i + 2] === '<' ? 3 : 2;
-      }
-    } else if (c === ')') {
-      const risky = stack.length > 1 ? stack.pop()! : false;
-      const next = p[i + 1];
-      const repeated = next === '*' || next === '+' || next === '{';
-      if (risky && repeated) return true;
-      stack[stack.length - 1] ||= risky || repeated;
-    } else if ('*+?{|'.includes(c)) {
-      stack[stack.length - 1] = true;
-    }
-  }
-  return false;
-}
-
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 const isPlainObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -112,11 +57,40 @@ function typeMatches(type: PropertyDefinition['type'], v: unknown): boolean {
   }
 }
 
+/** Why a string does not fit a pattern: no match, a stored pattern RE2 refuses, or no budget left. */
+function patternProblem(
+  pattern: string,
+  v: string,
+  budget: PatternBudget,
+): { code: SchemaProblemCode; message: string } | null {
+  const compiled = compilePattern(pattern);
+  // A pattern stored before RE2 (or before its limits) that RE2 refuses: say so, never skip it.
+  if ('error' in compiled)
+    return {
+      code: 'invalid_definition',
+      message: `The schema's pattern ${pattern} ${compiled.error}; update the schema`,
+    };
+  const matched = testPattern(compiled, v, budget);
+  if (matched === null)
+    return {
+      code: 'limit_exceeded',
+      message:
+        `Too much text to check against patterns in one request: value length × pattern size may total ` +
+        `${PATTERN_LIMITS.work} (this pattern's size is ${compiled.size})`,
+    };
+  return matched ? null : { code: 'pattern_mismatch', message: `Does not match pattern ${pattern}` };
+}
+
 /**
  * What is wrong with one value of a property, if anything: its type, then its enum
- * (compared as text; each element of an array), length, range and pattern.
+ * (compared as text; each element of an array), length, range and pattern. Pattern matching
+ * is paid from `budget`: pass one budget for all the values of one request.
  */
-export function valueProblem(def: PropertyDefinition, v: unknown): { code: SchemaProblemCode; message: string } | null {
+export function valueProblem(
+  def: PropertyDefinition,
+  v: unknown,
+  budget: PatternBudget = patternBudget(),
+): { code: SchemaProblemCode; message: string } | null {
   if (!typeMatches(def.type, v))
     return {
       code: 'wrong_property_type',
@@ -137,8 +111,10 @@ export function valueProblem(def: PropertyDefinition, v: unknown): { code: Schem
       return { code: 'out_of_range', message: `Shorter than min_length ${def.min_length}` };
     if (def.max_length !== undefined && len > def.max_length)
       return { code: 'out_of_range', message: `Longer than max_length ${def.max_length}` };
-    const re = def.pattern ? compiled(def.pattern) : null;
-    if (re && !re.test(v)) return { code: 'pattern_mismatch', message: `Does not match pattern ${def.pattern}` };
+    if (def.pattern !== undefined) {
+      const bad = patternProblem(def.pattern, v, budget);
+      if (bad) return bad;
+    }
   }
   if (typeof v === 'number') {
     if (def.min_value !== undefined && v < def.min_value)

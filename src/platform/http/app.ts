@@ -15,8 +15,10 @@ import {
 import type { Logger } from '../log.ts';
 import type { Actor } from '../../shared/actor.ts';
 import { envelope, errorHandler } from './errors.ts';
+import { boundJsonDepth } from './json-body.ts';
 import { normaliseInput } from './normalise.ts';
 import { methodNotAllowed, trackRoutes } from './routes-index.ts';
+import { rejectUnstorableText } from './text-guard.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -63,7 +65,8 @@ export const COMPRESSION = {
 
 /**
  * Build the Fastify instance with every cross-cutting rule: request ids, auth on every
- * non-public route, null/empty input normalisation, per-key rate limits, compression over 1 KB,
+ * non-public route, JSON bodies of bounded depth, no NUL or lone surrogate anywhere in the
+ * input, null/empty input normalisation, per-key rate limits, compression over 1 KB,
  * OpenAPI from the zod schemas, and the one error envelope (unknown paths included).
  */
 export async function createHttpApp(opts: HttpOptions): Promise<FastifyInstance> {
@@ -75,6 +78,11 @@ export async function createHttpApp(opts: HttpOptions): Promise<FastifyInstance>
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+    // Errors the router answers before any hook (a path that does not decode, e.g. an encoded
+    // lone surrogate; an over-long parameter) get the envelope too, not Fastify's own body.
+    frameworkErrors: (err, req, reply) => {
+      void errorHandler(err, req, reply.header('x-request-id', req.id));
+    },
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -92,6 +100,9 @@ export async function createHttpApp(opts: HttpOptions): Promise<FastifyInstance>
     if (req.routeOptions.config?.public || !req.routeOptions.url) return;
     req.actor = await opts.authenticate(req.headers);
   });
+  boundJsonDepth(app);
+  // Unstorable text (NUL, lone surrogates) is refused before anything reads the input.
+  app.addHook('preValidation', rejectUnstorableText);
   app.addHook('preValidation', normaliseInput);
 
   await app.register(compress, {

@@ -7,7 +7,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { startApp, testStores, type TestApp } from '../../../test/harness.ts';
 import { assertEnvelope } from '../../../test/auth-kit.ts';
 import { AppError } from '../../shared/errors.ts';
-import { makeKey } from '../../../test/factories.ts';
+import { makeKey, makeNamespace } from '../../../test/factories.ts';
+import { jsonDepth, MAX_JSON_DEPTH } from './json-body.ts';
+import { stripNulls } from './normalise.ts';
+import { unstorableText } from './text-guard.ts';
 
 /** Probe routes exercising the cross-cutting rules every real route inherits. */
 function probeRoutes(app: FastifyInstance) {
@@ -127,6 +130,93 @@ for (const store of testStores) {
       assertEnvelope(big, 413);
     });
 
+    it('a JSON body nested deeper than 64 levels is a 400 in the envelope, before anything walks it', async () => {
+      // Issue #17 finding 2: 10,000 levels overflowed the stack in stripNulls (a 500 on 18 routes).
+      const { key } = await makeKey(limited.db, limited.orgId); // the default body limit; a rate budget of its own
+      for (const url of ['/v1/user', '/v1/memory']) {
+        const res = await limited.app.inject({
+          method: 'POST',
+          url,
+          headers: { 'x-api-key': key, 'content-type': 'application/json' },
+          payload: '['.repeat(10_000) + ']'.repeat(10_000),
+        });
+        const body = assertEnvelope(res, 400);
+        assert.match(body.error, /nested more than 64 levels/);
+        assert.deepEqual(body.details, { limit: MAX_JSON_DEPTH });
+      }
+      // The limit exactly: 64 levels pass (the probe ignores the unknown field), 65 do not.
+      const nested = (levels: number) => `{"name":"a","extra":${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}}`;
+      const send = (payload: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/v1/_probe',
+          headers: { ...auth(), 'content-type': 'application/json' },
+          payload,
+        });
+      assert.equal((await send(nested(64))).statusCode, 200);
+      assertEnvelope(await send(nested(65)), 400);
+      // Brackets inside strings (escaped quotes too) are text, not nesting.
+      const text = await send(JSON.stringify({ name: '\\"' + '['.repeat(500) }));
+      assert.equal(text.statusCode, 200, text.body);
+    });
+
+    it(
+      'NUL characters and lone surrogates anywhere in the input ' + 'are a 422 naming the field; nothing is stored',
+      async () => {
+        // Issue #17 finding 3: each of these was a 500 from PostgreSQL (22021, 22P05, 22P02).
+        const ns = await makeNamespace(t.db, t.orgId);
+        const count = async () => Number((await t.db.query<{ n: string }>('SELECT count(*) AS n FROM memories'))[0].n);
+        const before = await count();
+        const probes: [string, string, unknown, string][] = [
+          ['GET', '/v1/memory/abc%00def', undefined, 'params.memory_id'],
+          ['DELETE', '/v1/memory/abc%00', undefined, 'params.memory_id'],
+          ['GET', '/v1/user?external_id=a%00b', undefined, 'querystring.external_id'],
+          ['POST', '/v1/memory', { content: 'a\u0000b', external_user_id: 'x' }, 'body.content'],
+          [
+            'POST',
+            '/v1/memory',
+            { content: 'x', external_user_id: 'u', metadata: { topics: ['\ud800'] } },
+            'body.metadata.topics[0]',
+          ],
+          [
+            'POST',
+            '/v1/memory',
+            { content: 'x', external_user_id: 'u', metadata: { 'k\udc00': 1 } },
+            'body.metadata["k\\udc00"]',
+          ],
+          ['POST', '/v1/memory', { content: 'x', external_user_id: 'u\u0000' }, 'body.external_user_id'],
+          [
+            'POST',
+            '/v1/memory/batch',
+            { memories: [{ content: 'ok' }, { content: 'b\ud83d' }] },
+            'body.memories[1].content',
+          ],
+          ['POST', '/v1/memory/search', { query: 'a\u0000' }, 'body.query'],
+          ['PUT', `/v1/namespace/${ns}`, { default_policy: { '\u0000': 1 } }, 'body.default_policy["\\u0000"]'],
+          ['POST', '/v1/schemas', { name: 'n\u0000' }, 'body.name'],
+        ];
+        for (const [method, url, payload, field] of probes) {
+          const res = await t.app.inject({ method: method as any, url, headers: auth(), payload: payload as any });
+          const body = assertEnvelope(res, 422);
+          assert.deepEqual(body.details, { field }, `${method} ${url}`);
+          assert.match(body.error, /contains (a NUL character|an unpaired UTF-16 surrogate)$/);
+        }
+        // A path that does not decode (an encoded lone surrogate) is the router's 400, in the envelope.
+        const bad = assertEnvelope(await t.app.inject({ url: '/v1/memory/a%ED%A0%80', headers: auth() }), 400);
+        assert.match(bad.error, /not a valid url component/);
+        assert.equal(await count(), before, 'the store is intact');
+        // Paired surrogates (emoji) are ordinary text.
+        const ok = await t.app.inject({
+          method: 'POST',
+          url: '/v1/memory',
+          headers: auth(),
+          payload: { content: 'Loves 😀 and 🐙', external_user_id: 'emoji', metadata: { topics: ['🐙'] } },
+        });
+        assert.equal(ok.statusCode, 200, ok.body);
+        assert.equal(await count(), before + 1);
+      },
+    );
+
     it('500s never leak internals; failed writes say x-should-retry: false', async () => {
       const get = assertEnvelope(await t.app.inject({ url: '/v1/_boom', headers: auth() }), 500);
       assert.doesNotMatch(JSON.stringify(get), /hunter2|secret/);
@@ -211,3 +301,42 @@ for (const store of testStores) {
     });
   });
 }
+
+describe('input walks are iterative', () => {
+  const deep = (levels: number, leaf: unknown) => {
+    let v: unknown = leaf;
+    for (let i = 0; i < levels; i++) v = i % 2 ? [v, null] : { a: v, gone: null };
+    return v;
+  };
+
+  it('stripNulls copies any depth without recursion, dropping null members only', () => {
+    let v = stripNulls(deep(100_000, 'leaf'));
+    for (let i = 100_000 - 1; i >= 0; i--) {
+      if (i % 2) {
+        assert.ok(Array.isArray(v) && v.length === 2 && v[1] === null);
+        v = (v as unknown[])[0];
+      } else {
+        assert.deepEqual(Object.keys(v as object), ['a']);
+        v = (v as { a: unknown }).a;
+      }
+    }
+    assert.equal(v, 'leaf');
+    const poisoned = stripNulls(JSON.parse('{"__proto__":{"admin":true}}')) as Record<string, unknown>;
+    assert.equal(Object.getPrototypeOf(poisoned), Object.prototype);
+    assert.deepEqual(Object.keys(poisoned), ['__proto__']);
+  });
+
+  it('unstorableText finds bad text at any depth; jsonDepth scans text linearly outside strings', () => {
+    const found = unstorableText(deep(100_000, 'a\u0000'), 'body')!;
+    assert.ok(found.field.startsWith('body[0].a[0].a'), found.field.slice(0, 40));
+    assert.ok(found.message.endsWith('.a contains a NUL character'), found.message.slice(-40));
+    assert.deepEqual(unstorableText({ m: { 'k\u0000': 1 } }, 'body'), {
+      field: 'body.m["k\\u0000"]',
+      message: 'The key of body.m["k\\u0000"] contains a NUL character',
+    });
+    assert.equal(unstorableText(deep(100_000, 'fine 😀'), 'body'), null);
+    assert.equal(jsonDepth('{"a":[1,{"b":"[[[\\"[[["}]}'), 3);
+    assert.equal(jsonDepth('['.repeat(1_000_000)), MAX_JSON_DEPTH + 1);
+    assert.equal(jsonDepth('"unterminated [[['), 0);
+  });
+});
