@@ -235,7 +235,7 @@ export function buildWorker(deps: AppDeps): Worker {
     backoffMs: (attempt) => defaultBackoff(attempt, config.JOB_BACKOFF_BASE_MS),
     concurrency: config.WORKER_CONCURRENCY,
     pollMs: config.WORKER_POLL_MS,
-    visibilityMs: config.WORKER_VISIBILITY_MS,
+    leaseMs: config.WORKER_LEASE_MS,
     shutdownGraceMs: config.WORKER_SHUTDOWN_GRACE_MS,
     // A PGlite data directory is locked to this process: jobs left running are orphans.
     exclusive: db.kind === 'pglite',

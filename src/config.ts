@@ -56,8 +56,14 @@ export const configSchema = z
     WORKER_CONCURRENCY: int(4, 1),
     /** Poll interval of the worker; LISTEN/NOTIFY wakes it sooner. */
     WORKER_POLL_MS: int(1000, 10),
-    /** A claimed job whose worker stops renewing its lock for this long is taken by another worker. */
-    WORKER_VISIBILITY_MS: int(60_000, 1000),
+    /**
+     * The job lease (default 10000): a worker holds each job it runs for this long and renews it
+     * every third of it, so the jobs of a worker that died (kill -9) or lost the store run again
+     * on another worker about this long after its last renewal (docs/jobs.md).
+     */
+    WORKER_LEASE_MS: z.coerce.number().int().min(1000).optional(),
+    /** @deprecated The former name of WORKER_LEASE_MS, read when that is unset. */
+    WORKER_VISIBILITY_MS: z.coerce.number().int().min(1000).optional(),
     /** On shutdown, how long the worker waits for jobs in hand before handing them back. */
     WORKER_SHUTDOWN_GRACE_MS: int(10_000, 0),
     /** First retry delay of a failed job; each further retry doubles it (capped at 10 minutes). */
@@ -192,8 +198,11 @@ export const configSchema = z
   })
   .superRefine(checkOAuthConfig);
 
-/** The parsed configuration; paths are absolute and MODELS_CACHE_DIR is always set. */
-export type Config = Omit<z.infer<typeof configSchema>, 'MODELS_CACHE_DIR'> & { MODELS_CACHE_DIR: string };
+/** The parsed configuration; paths are absolute, MODELS_CACHE_DIR and WORKER_LEASE_MS are always set. */
+export type Config = Omit<z.infer<typeof configSchema>, 'MODELS_CACHE_DIR' | 'WORKER_LEASE_MS'> & {
+  MODELS_CACHE_DIR: string;
+  WORKER_LEASE_MS: number;
+};
 
 /** Thrown with every problem listed, so an operator fixes them all in one go. */
 export class ConfigError extends Error {
@@ -231,5 +240,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...c,
     DATA_DIR: dataDir,
     MODELS_CACHE_DIR: path.resolve(c.MODELS_CACHE_DIR ?? path.join(dataDir, 'models')),
+    WORKER_LEASE_MS: c.WORKER_LEASE_MS ?? c.WORKER_VISIBILITY_MS ?? 10_000,
   };
 }

@@ -11,6 +11,7 @@ import type { Permission } from '../src/shared/actor.ts';
 import { startApp, testStores, type TestApp } from './harness.ts';
 import { makeKey, makeNamespace, makeOrg, makeSession } from './factories.ts';
 import { addMemory } from './memory-helpers.ts';
+import { assertEnvelope } from './auth-kit.ts';
 
 const SECRET = `zebra-${randomBytes(4).toString('hex')}`;
 
@@ -240,6 +241,9 @@ for (const store of testStores) {
     let t: TestApp;
     let a1: Target;
     const keys: Record<string, string> = {};
+    /** carol: an end user of A with a session token of her own (issue #17, finding 6). */
+    let carol: { token: string; userId: string };
+    let otherOrgId: string;
     before(async () => {
       t = await startApp(store);
       const nsA1 = await makeNamespace(t.db, t.orgId, 'A1');
@@ -281,6 +285,8 @@ for (const store of testStores) {
         schema: schema.json().data.id,
       };
       keys['B org key'] = b.key;
+      otherOrgId = b.organizationId;
+      carol = await makeSession(t.db, t.orgId, 'carol');
       keys['B1 namespace key'] = (await makeKey(t.db, b.organizationId, { namespaceId: nsB1 })).key;
       keys['B end-user session'] = (await makeSession(t.db, b.organizationId, 'bob')).token;
       keys['A2 namespace key'] = (await makeKey(t.db, t.orgId, { namespaceId: nsA2 })).key;
@@ -356,6 +362,9 @@ for (const store of testStores) {
               twin.statusCode,
               `${who} ${r.label}: real id ${res.statusCode} vs missing id ${twin.statusCode}`,
             );
+          } else if (who === 'B end-user session' && res.statusCode === 403) {
+            // An end user's own token may not name another user at all (issue #17): refused outright.
+            assertEnvelope(res, 403);
           } else if (r.kind === 'search') {
             assert.equal(res.statusCode, 200, body);
             assert.ok(!body.includes('lives in A1'), `${who} ${r.label} leaked: ${body}`);
@@ -421,6 +430,129 @@ for (const store of testStores) {
       }
     });
 
+    /**
+     * Finding 6: an end user acting through their own token acts as themselves everywhere;
+     * only the application's API key may name other users. Each case names alice (or a user
+     * who does not exist yet) with carol's session token alone.
+     */
+    type Case = [label: string, method: Route['method'], url: (x: Target) => string, payload?: (x: Target) => unknown];
+    const search = '/v1/memory/search';
+    const endUserRefusals: Case[] = [
+      ['search by external_user_id', 'POST', () => search, (x) => ({ query: SECRET, external_user_id: x.ext })],
+      ['search by user_id', 'POST', () => search, (x) => ({ query: SECRET, user_id: x.user })],
+      ['search a user not created yet', 'POST', () => search, () => ({ query: SECRET, external_user_id: 'nobody' })],
+      ['add for alice', 'POST', () => '/v1/memory', (x) => ({ content: 'planted', external_user_id: x.ext })],
+      ['add by user_id', 'POST', () => '/v1/memory', (x) => ({ content: 'planted', user_id: x.user })],
+      ['add by metadata', 'POST', () => '/v1/memory', (x) => ({ content: 'x', metadata: { external_user_id: x.ext } })],
+      ['add for a new user', 'POST', () => '/v1/memory', () => ({ content: 'planted', external_user_id: 'brand-new' })],
+      [
+        'batch for alice',
+        'POST',
+        () => '/v1/memory/batch',
+        (x) => ({ memories: [{ content: 'p' }], external_user_id: x.ext }),
+      ],
+      [
+        'batch by user_id',
+        'POST',
+        () => '/v1/memory/batch',
+        (x) => ({ memories: [{ content: 'p' }], user_id: x.user }),
+      ],
+      ['delete all of alice', 'DELETE', (x) => `/v1/memory/all?external_user_id=${x.ext}`],
+      ['delete all by user_id', 'DELETE', (x) => `/v1/memory/all?user_id=${x.user}`],
+      ['list users filtered to alice', 'GET', (x) => `/v1/user?external_id=${x.ext}`],
+      ['get alice', 'GET', (x) => `/v1/user/${x.user}`],
+      ['get a user that does not exist', 'GET', () => '/v1/user/ghost-user'],
+      ['update alice', 'PUT', (x) => `/v1/user/${x.user}`, () => ({ email: 'evil@example.com' })],
+      ['delete alice (client form)', 'DELETE', (x) => `/v1/user/${x.user}`],
+      ['delete alice (client form, external)', 'DELETE', (x) => `/v1/user/${x.ext}?is_external=true`],
+      ['delete alice (spec form)', 'DELETE', (x) => `/v1/user?external_user_id=${x.ext}`],
+      ['create a user', 'POST', () => '/v1/user', () => ({ external_id: 'dave' })],
+      ['take another external id', 'PUT', () => `/v1/user/${carol.userId}`, () => ({ external_id: 'ben' })],
+      ['create a namespace', 'POST', () => '/v1/namespace', () => ({ name: 'carols' })],
+      ['change a namespace', 'PUT', (x) => `/v1/namespace/${x.ns}`, () => ({ is_active: false })],
+      ['delete a namespace', 'DELETE', (x) => `/v1/namespace/${x.ns}`],
+      ['mint a key', 'POST', (x) => `/v1/namespace/${x.ns}/api-keys`, () => ({ name: 'intruder' })],
+      ['list keys', 'GET', (x) => `/v1/namespace/${x.ns}/api-keys`],
+      ['revoke a key', 'DELETE', (x) => `/v1/namespace/${x.ns}/api-keys/${x.key}`],
+    ];
+
+    it('an end-user session token naming another user gets 403 on every route that takes a user', async () => {
+      const session = () => ({ 'x-session-token': carol.token });
+      for (const [label, method, url, payload] of endUserRefusals) {
+        attempts++;
+        const res = await t.app.inject({ method, url: url(a1), headers: session(), payload: payload?.(a1) as any });
+        if (res.statusCode < 300) succeeded++;
+        assert.equal(res.statusCode, 403, `${label}: ${res.statusCode} ${res.body}`);
+        assert.match(assertEnvelope(res, 403).error, /API key/, label);
+        assert.ok(!res.body.includes('lives in A1'), `${label} leaked: ${res.body}`);
+      }
+      // An item of a batch naming alice is refused in its slot (the others would be stored).
+      attempts++;
+      const item = await t.app.inject({
+        method: 'POST',
+        url: '/v1/memory/batch',
+        headers: session(),
+        payload: { memories: [{ content: 'planted', external_user_id: a1.ext }] },
+      });
+      assert.equal(item.statusCode, 422, item.body);
+      assert.deepEqual(
+        item.json().errors.map((e: { index: number; code: number }) => [e.index, e.code]),
+        [[0, 403]],
+      );
+      // Listing users shows carol only; her own search sees nothing of alice.
+      const list = await t.app.inject({ url: '/v1/user', headers: session() });
+      assert.equal(list.statusCode, 200, list.body);
+      assert.deepEqual(
+        list.json().data.map((u: { user_id: string }) => u.user_id),
+        [carol.userId],
+      );
+      const own = await t.app.inject({
+        method: 'POST',
+        url: '/v1/memory/search',
+        headers: session(),
+        payload: { query: SECRET },
+      });
+      assert.equal(own.statusCode, 200, own.body);
+      assert.ok(!own.body.includes('lives in A1'), own.body);
+    });
+
+    it('the same credential given twice differently, or a batch naming another organization, is refused', async () => {
+      const key = keys['A1 full key'];
+      for (const headers of [
+        { 'x-api-key': key, authorization: `APIKey ${t.key}` },
+        { 'x-session-token': carol.token, authorization: `Session ${keys['B end-user session']}` },
+      ]) {
+        attempts++;
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/v1/memory/search',
+          headers,
+          payload: { query: SECRET, external_user_id: a1.ext },
+        });
+        if (res.statusCode < 300) succeeded++;
+        assert.match(assertEnvelope(res, 400).error, /conflicting/i);
+      }
+      // Batch-level organization_id is checked like an item's: 422 naming the field, nothing stored.
+      for (const payload of [
+        { memories: [{ content: 'planted' }], organization_id: otherOrgId, external_user_id: a1.ext },
+        { memories: [{ content: 'planted', organization_id: otherOrgId, external_user_id: a1.ext }] },
+      ]) {
+        attempts++;
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/v1/memory/batch',
+          headers: { 'x-api-key': t.key },
+          payload,
+        });
+        if (res.statusCode < 300) succeeded++;
+        assert.equal(res.statusCode, 422, res.body);
+        const problem = res.json().errors?.[0] ?? res.json();
+        assert.equal(problem.code, 422);
+        assert.deepEqual(problem.details.fields, ['organization_id']);
+        assert.match(problem.error, /organization_id/);
+      }
+    });
+
     it('afterwards the store is exactly as it was, and no attempted violation succeeded', async (c) => {
       assert.equal(await snapshot(t), before_, 'store snapshot changed');
       c.diagnostic(`attempted violations: ${attempts}; succeeded: ${succeeded}`);
@@ -442,6 +574,46 @@ for (const store of testStores) {
       const [u] = await t.db.query<any>('SELECT email FROM users WHERE id = $1', [a1.user]);
       assert.ok(u, 'alice still exists');
       assert.notEqual(u.email, 'evil@example.com');
+    });
+
+    it('an end user acts as themselves; the application key, alone or beside the token, may name others', async () => {
+      const session = { 'x-session-token': carol.token };
+      const call = (method: Route['method'], url: string, headers: Record<string, string>, payload?: unknown) =>
+        t.app.inject({ method, url, headers, payload: payload as any });
+      for (const body of [{}, { external_user_id: 'carol' }, { user_id: carol.userId }]) {
+        const res = await call('POST', '/v1/memory', session, { content: `Carol's ${SECRET} diary.`, ...body });
+        assert.equal(res.statusCode, 200, res.body);
+      }
+      const mine = await call('POST', '/v1/memory/search?max_memories=20', session, {
+        query: SECRET,
+        external_user_id: 'carol',
+      });
+      assert.equal(mine.statusCode, 200, mine.body);
+      assert.equal(mine.json().data.memories.filter((m: any) => m.content.includes('diary')).length, 3);
+      assert.ok(!mine.body.includes('lives in A1'));
+      assert.equal((await call('GET', `/v1/user/${carol.userId}`, session)).statusCode, 200);
+      assert.equal(
+        (await call('PUT', `/v1/user/${carol.userId}`, session, { email: 'c@example.com' })).statusCode,
+        200,
+      );
+      const gone = await call('DELETE', `/v1/memory/all?external_user_id=carol`, session);
+      assert.equal(gone.statusCode, 200, gone.body);
+      assert.equal(gone.json().total_successful, 3);
+      // The application's key beside carol's token may still name alice (the token names the default user).
+      const both = await call(
+        'POST',
+        '/v1/memory/search',
+        { 'x-api-key': t.key, ...session },
+        {
+          query: SECRET,
+          external_user_id: a1.ext,
+        },
+      );
+      assert.equal(both.statusCode, 200, both.body);
+      assert.ok(both.body.includes('lives in A1'));
+      // The same key given twice identically is one credential.
+      const twice = await call('GET', '/me', { 'x-api-key': t.key, authorization: `APIKey ${t.key}` });
+      assert.equal(twice.statusCode, 200, twice.body);
     });
   });
 }

@@ -29,3 +29,21 @@ export function requirePermission(actor: Actor, permission: Permission): void {
     throw new AppError(403, `This credential lacks the "${permission}" permission`, { required: permission });
   }
 }
+
+/**
+ * An end user acting through their own token alone (session or Bearer, no API key). Such a
+ * caller acts as themselves everywhere; naming another user, minting keys and administering
+ * namespaces belong to the application's API key (issue #17, docs/tenancy.md).
+ */
+export function isEndUser(actor: Actor): boolean {
+  return !actor.methods.includes('api_key');
+}
+
+/** 403 for an end user's own token: `what` needs the application's API key. */
+export function requireApiKey(actor: Actor, what: string): void {
+  if (isEndUser(actor)) {
+    throw new AppError(403, `An end-user token cannot ${what}; use the application's API key`, {
+      credential: actor.methods.join(' + '),
+    });
+  }
+}

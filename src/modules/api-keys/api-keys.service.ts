@@ -1,12 +1,12 @@
 import type { Db } from '../../platform/db/index.ts';
-import { requirePermission, type Actor, type Permission } from '../../shared/actor.ts';
+import { requireApiKey, requirePermission, type Actor, type Permission } from '../../shared/actor.ts';
 import { forbidden, notFound } from '../../shared/errors.ts';
 import { newId } from '../../shared/ids.ts';
 import { iso } from '../../shared/time.ts';
 import type { NamespaceAccess } from '../namespaces/index.ts';
 import { generateApiKey, hashSecret, keyPrefix } from './api-keys.keys.ts';
 import type { ApiKeyRecord, CreateKeyBody } from './api-keys.schemas.ts';
-import { insertApiKey, listNamespaceKeys, revokeNamespaceKey, type ApiKeyRow } from './api-keys.store.ts';
+import { insertNamespaceKey, listNamespaceKeys, revokeNamespaceKey, type ApiKeyRow } from './api-keys.store.ts';
 
 export function toKeyRecord(r: ApiKeyRow): ApiKeyRecord {
   return {
@@ -31,6 +31,8 @@ export function toKeyRecord(r: ApiKeyRow): ApiKeyRecord {
  */
 export function createApiKeysService(db: Db, namespaces: Pick<NamespaceAccess, 'exists'>) {
   async function namespaceInScope(actor: Actor, namespaceId: string): Promise<void> {
+    // Keys are the application's: an end user's own token would mint itself a way to name others.
+    requireApiKey(actor, 'manage API keys');
     if (actor.namespaceId && actor.namespaceId !== namespaceId) {
       throw forbidden('This API key is limited to its namespace', { namespace_id: actor.namespaceId });
     }
@@ -50,7 +52,7 @@ export function createApiKeysService(db: Db, namespaces: Pick<NamespaceAccess, '
         });
       }
       const key = generateApiKey('ns');
-      const row = await insertApiKey(db, {
+      const row = await insertNamespaceKey(db, {
         id: newId(),
         organizationId: actor.organizationId,
         namespaceId,
@@ -62,6 +64,8 @@ export function createApiKeysService(db: Db, namespaces: Pick<NamespaceAccess, '
         keyHash: hashSecret(key),
         keyPrefix: keyPrefix(key),
       });
+      // The namespace was deleted since the check above.
+      if (!row) throw notFound(`Namespace ${namespaceId}`);
       return { ...toKeyRecord(row), key };
     },
 

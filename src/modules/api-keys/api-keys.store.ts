@@ -57,6 +57,28 @@ export async function insertApiKey(db: Queryable, k: NewApiKey): Promise<ApiKeyR
   return rows[0];
 }
 
+/**
+ * Insert a namespace key only while its namespace exists, in one statement: the namespace
+ * row is key-share locked by it, so a deletion either waits for the key (and deletes it
+ * with the namespace) or has already gone, and then nothing is inserted (undefined). A
+ * separate check before the insert let a deletion in between fail the foreign key (a 500).
+ * A minting user deleted meanwhile leaves the key ownerless, as deleting them later would.
+ */
+export async function insertNamespaceKey(
+  db: Queryable,
+  k: NewApiKey & { namespaceId: string },
+): Promise<ApiKeyRow | undefined> {
+  const rows = await db.query<ApiKeyRow>(
+    `INSERT INTO api_keys (id, organization_id, namespace_id, user_id, name, environment,
+       permissions, key_hash, key_prefix)
+     SELECT $1, $2, $3, (SELECT u.id FROM users u WHERE u.id = $4 FOR KEY SHARE), $5, $6, $7::text[], $8, $9
+     WHERE EXISTS (SELECT 1 FROM namespaces WHERE organization_id = $2 AND id = $3 FOR KEY SHARE)
+     RETURNING ${COLUMNS}`,
+    [k.id, k.organizationId, k.namespaceId, k.userId, k.name, k.environment, k.permissions, k.keyHash, k.keyPrefix],
+  );
+  return rows[0];
+}
+
 export async function keyHashExists(db: Queryable, keyHash: string): Promise<boolean> {
   return (await db.query('SELECT 1 FROM api_keys WHERE key_hash = $1', [keyHash])).length > 0;
 }

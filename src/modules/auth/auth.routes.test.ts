@@ -3,6 +3,37 @@ import assert from 'node:assert/strict';
 import { startApp, testStores, type TestApp } from '../../../test/harness.ts';
 import { authKit, assertEnvelope } from '../../../test/auth-kit.ts';
 import { makeKey, makeNamespace, makeOrg, makeSession } from '../../../test/factories.ts';
+import { AppError } from '../../shared/errors.ts';
+import { readCredentials } from './auth.service.ts';
+
+describe('readCredentials', () => {
+  it('refuses two differing credentials of one kind with 400, and takes the same one twice as one', () => {
+    const refused = (headers: Record<string, string | string[]>, credentials: string[]) =>
+      assert.throws(
+        () => readCredentials(headers),
+        (e: unknown) =>
+          e instanceof AppError &&
+          e.code === 400 &&
+          /Conflicting credentials/.test(e.message) &&
+          JSON.stringify(e.details?.credentials) === JSON.stringify(credentials),
+      );
+    refused({ 'x-api-key': 'A', authorization: 'APIKey B' }, ['X-API-Key', 'Authorization: APIKey']);
+    refused({ 'x-session-token': 'A', authorization: 'Session B' }, ['X-Session-Token', 'Authorization: Session']);
+    refused({ 'x-api-key': ['A', 'B'] }, ['x-api-key', 'x-api-key']);
+    refused({ authorization: ['Bearer a', 'Bearer b'] }, ['authorization', 'authorization']);
+    assert.deepEqual(readCredentials({ 'x-api-key': 'A', authorization: 'APIKey A' }), {
+      apiKey: 'A',
+      sessionToken: undefined,
+    });
+    assert.equal(readCredentials({ 'x-api-key': ['A', 'A', ''] }).apiKey, 'A');
+    // Different kinds still combine: the client sends its key beside an end user's tokens.
+    assert.deepEqual(readCredentials({ 'x-api-key': 'K', 'x-session-token': 'S', authorization: 'Bearer T' }), {
+      apiKey: 'K',
+      sessionToken: 'S',
+      bearer: 'T',
+    });
+  });
+});
 
 for (const store of testStores) {
   describe(`GET /me [${store.name}]`, () => {
@@ -80,6 +111,23 @@ for (const store of testStores) {
         assertEnvelope(await me({ 'x-api-key': t.key, authorization: 'Bearer abc.def.ghi' }), 401);
       },
     );
+
+    it('two differing credentials of one kind are a 400 naming both; the same one twice is accepted', async () => {
+      const other = await makeKey(t.db, t.orgId);
+      const keys = assertEnvelope(await me({ 'x-api-key': t.key, authorization: `APIKey ${other.key}` }), 400);
+      assert.match(keys.error, /Conflicting credentials: API key/);
+      assert.deepEqual(keys.details, { credentials: ['X-API-Key', 'Authorization: APIKey'] });
+      assert.equal((await me({ 'x-api-key': t.key, authorization: `APIKey ${t.key}` })).statusCode, 200);
+      const alice = await makeSession(t.db, t.orgId, 'alice-2');
+      const bob = await makeSession(t.db, t.orgId, 'bob-2');
+      const sessions = assertEnvelope(
+        await me({ 'x-session-token': alice.token, authorization: `Session ${bob.token}` }),
+        400,
+      );
+      assert.match(sessions.error, /Conflicting credentials: session token/);
+      const same = await me({ 'x-session-token': alice.token, authorization: `Session ${alice.token}` });
+      assert.equal(same.json().user_id, alice.userId);
+    });
 
     it('accepts a namespace-scoped key and tolerates client headers', async () => {
       const ns = await makeNamespace(t.db, t.orgId);

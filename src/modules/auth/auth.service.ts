@@ -1,6 +1,6 @@
 import type { Db } from '../../platform/db/index.ts';
 import { ALL_PERMISSIONS, type Actor, type AuthMethod } from '../../shared/actor.ts';
-import { AppError, forbidden, unauthorized } from '../../shared/errors.ts';
+import { AppError, badRequest, forbidden, unauthorized } from '../../shared/errors.ts';
 import { hashSecret } from '../../shared/secrets.ts';
 import type { ApiKeyStore } from '../api-keys/index.ts';
 import type { UserDirectory, UserRow } from '../users/index.ts';
@@ -29,15 +29,29 @@ export interface Credentials {
   bearer?: string;
 }
 
+/** 400: two credentials of one kind that differ; picking one silently would act as someone unintended. */
+const conflicting = (what: string, sources: string[]) =>
+  badRequest(`Conflicting credentials: ${what} given twice with different values; send one`, {
+    credentials: sources,
+  });
+
 function header(headers: Headers, name: string): string | undefined {
   const v = headers[name];
-  const s = (Array.isArray(v) ? v[0] : v)?.trim();
-  return s ? s : undefined;
+  const values = [...new Set((Array.isArray(v) ? v : [v]).map((x) => x?.trim()).filter((x) => !!x))];
+  if (values.length > 1) throw conflicting(name, [name, name]);
+  return values[0];
+}
+
+/** `value` unless the credential is already set to something else (the same value twice is one credential). */
+function same(current: string | undefined, value: string, what: string, sources: string[]): string {
+  if (current !== undefined && current !== value) throw conflicting(what, sources);
+  return value;
 }
 
 /**
  * Read every credential present. The official client always sends `X-API-Key`, possibly
- * empty, so empty values count as absent and several credentials may combine.
+ * empty, so empty values count as absent and credentials of different kinds may combine
+ * (an API key with an end user's token). Two differing credentials of one kind are a 400.
  */
 export function readCredentials(headers: Headers): Credentials {
   const creds: Credentials = {
@@ -51,8 +65,13 @@ export function readCredentials(headers: Headers): Credentials {
     const value = m?.[2].trim();
     if (!value) throw unauthorized('Malformed Authorization header');
     if (scheme === 'bearer') creds.bearer = value;
-    else if (scheme === 'session') creds.sessionToken ??= value;
-    else if (scheme === 'apikey') creds.apiKey ??= value;
+    else if (scheme === 'session')
+      creds.sessionToken = same(creds.sessionToken, value, 'session token', [
+        'X-Session-Token',
+        'Authorization: Session',
+      ]);
+    else if (scheme === 'apikey')
+      creds.apiKey = same(creds.apiKey, value, 'API key', ['X-API-Key', 'Authorization: APIKey']);
     else throw unauthorized(`Unsupported Authorization scheme "${m![1]}": use Bearer, Session or APIKey`);
   }
   return creds;

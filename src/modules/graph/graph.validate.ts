@@ -2,7 +2,7 @@ import type { Queryable } from '../../platform/db/index.ts';
 import type { Logger } from '../../platform/log.ts';
 import type { Actor } from '../../shared/actor.ts';
 import { AppError } from '../../shared/errors.ts';
-import { assertNodesMatchSchema, type ActiveSchema } from '../schemas/index.ts';
+import { assertNodesMatchSchema, type ActiveSchema, type PatternBudget } from '../schemas/index.ts';
 import { resolveGraphPlan, type GraphPolicy } from './policy.ts';
 import type { GraphPlan } from './policy.schemas.ts';
 
@@ -23,7 +23,16 @@ export type SchemaForActor = (
  * the extractor instead.
  */
 export function graphPlanner(schemaFor: SchemaForActor, log?: Logger) {
-  return async function planFor(db: Queryable, actor: Actor, policy: GraphPolicy): Promise<GraphPlan> {
+  /**
+   * `budget`: the pattern-matching budget of the whole request (a batch passes one to every
+   * item); by default each call has its own.
+   */
+  return async function planFor(
+    db: Queryable,
+    actor: Actor,
+    policy: GraphPolicy,
+    budget?: PatternBudget,
+  ): Promise<GraphPlan> {
     const { graph, graph_generation: generation } = policy;
     const request = resolveGraphPlan(graph, null, generation);
     if (!request.schema_id) return request;
@@ -40,7 +49,7 @@ export function graphPlanner(schemaFor: SchemaForActor, log?: Logger) {
       log?.warn({ err, schema_id: request.schema_id }, 'the schema memory_policy conflicts with the memory policy');
     }
     if (plan.mode === 'manual')
-      assertNodesMatchSchema(schema, plan.nodes, plan.relationships, { location: 'memory_policy' });
+      assertNodesMatchSchema(schema, plan.nodes, plan.relationships, { location: 'memory_policy', budget });
     return plan;
   };
 }

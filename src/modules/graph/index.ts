@@ -70,3 +70,8 @@ export {
   relationshipsJsonWire,
   relationshipWire,
 } from './policy.wire.ts';
+/**
+ * The pattern-matching budget of one request, for `planFor`'s last argument: a batch shares
+ * one across its items so a thousand manual graphs cannot each spend a whole budget.
+ */
+export { patternBudget as requestPatternBudget, type PatternBudget } from '../schemas/index.ts';

@@ -1,7 +1,7 @@
 import type { Db, Queryable } from '../../platform/db/index.ts';
 import { storedGraphPolicy, type GraphPlan, type GraphPolicy } from '../graph/index.ts';
 import type { NamespaceAccess } from '../namespaces/index.ts';
-import type { UserDirectory } from '../users/index.ts';
+import { requireSelf, type UserDirectory } from '../users/index.ts';
 import { requirePermission, type Actor } from '../../shared/actor.ts';
 import { AppError, notFound } from '../../shared/errors.ts';
 import { iso } from '../../shared/time.ts';
@@ -130,39 +130,38 @@ export function createMemoryLifecycle(deps: LifecycleDeps) {
         if (input.policy.consent) patch.consent = input.policy.consent;
         if (input.policy.risk) patch.risk = input.policy.risk;
       }
-      if (body.namespace_id !== undefined)
-        patch.namespace_id = await resolveWriteNamespace(db, actor, body.namespace_id);
       // A changed policy is resolved into the plan the next processing builds from.
       if (graphPolicy) patch.graph_plan = await planGraph(db, actor, graphPolicy);
-      // What the graph is built from changed: process the memory again (docs/graph.md).
-      const reprocess =
-        patch.content !== undefined ||
-        patch.policy !== undefined ||
-        patch.consent !== undefined ||
-        (patch.namespace_id !== undefined && patch.namespace_id !== current.namespace_id);
-      const row = await db.transaction(async (tx) => {
+      const result = await db.transaction(async (tx) => {
+        // The target namespace is checked and key-share locked first, in this transaction: a
+        // namespace deleted after a check made outside it failed the update's foreign key (a
+        // 500); now its deletion waits for this update, or this update finds it gone (a 404).
+        if (body.namespace_id !== undefined)
+          patch.namespace_id = await resolveWriteNamespace(tx, actor, body.namespace_id);
         const updated = await updateMemory(tx, scopeOf(actor), id, patch);
-        if (updated && chunks) {
+        if (!updated) return undefined;
+        if (chunks) {
           await deleteChunks(tx, id);
           await insertChunks(tx, [{ memory: updated, chunks }]);
         }
-        if (updated && reprocess) {
-          if (await transitions.requeue(tx, actor.organizationId, id)) {
-            await enqueue(tx, {
-              kind: MEMORY_PROCESS,
-              organizationId: actor.organizationId,
-              payload: { memory_id: id },
-            });
-          }
+        // What the graph is built from changed: process the memory again (docs/graph.md).
+        const reprocess =
+          patch.content !== undefined ||
+          patch.policy !== undefined ||
+          patch.consent !== undefined ||
+          (patch.namespace_id !== undefined && patch.namespace_id !== current.namespace_id);
+        if (reprocess && (await transitions.requeue(tx, actor.organizationId, id))) {
+          await enqueue(tx, {
+            kind: MEMORY_PROCESS,
+            organizationId: actor.organizationId,
+            payload: { memory_id: id },
+          });
         }
-        return updated;
+        // Read in the transaction too: a delete right after the commit must not empty the answer.
+        return { row: updated, chunkIds: chunks ? chunks.map((c) => c.id) : await chunkIdsOf(tx, id) };
       });
-      if (!row) throw notFound(`Memory ${id}`);
-      return {
-        row,
-        chunkIds: chunks ? chunks.map((c) => c.id) : await chunkIdsOf(db, id),
-        updatedAt: iso(row.updated_at)!,
-      };
+      if (!result) throw notFound(`Memory ${id}`);
+      return { ...result, updatedAt: iso(result.row.updated_at)! };
     },
 
     async delete(actor: Actor, id: string): Promise<void> {
@@ -182,6 +181,7 @@ export function createMemoryLifecycle(deps: LifecycleDeps) {
      */
     async deleteAll(actor: Actor, q: { user_id?: string; external_user_id?: string; namespace_id?: string }) {
       requirePermission(actor, 'delete');
+      await requireSelf(users, db, actor, { userId: q.user_id, externalUserId: q.external_user_id });
       let userId: string | undefined;
       if (q.user_id) userId = (await users.get(db, actor.organizationId, q.user_id))?.id;
       else if (q.external_user_id)

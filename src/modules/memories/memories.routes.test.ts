@@ -4,6 +4,7 @@ import { startApp, testStores, type TestApp } from '../../../test/harness.ts';
 import { assertEnvelope, authKitFor } from '../../../test/auth-kit.ts';
 import { makeNamespace, makeOrg } from '../../../test/factories.ts';
 import { addMemory, post, searchContents } from '../../../test/memory-helpers.ts';
+import { interleavingStore, turns } from '../../../test/interleave.ts';
 
 for (const store of testStores) {
   describe(`memories [${store.name}]`, () => {
@@ -80,6 +81,64 @@ for (const store of testStores) {
       assert.deepEqual(dep.details.fields, ['policy.transform_embedding.mode', 'enable_holographic']);
       assert.deepEqual(await searchContents(t, { query: 'x', external_user_id: 'u' }), []);
     });
+
+    it(
+      'deprecated metadata.acl: string entries are read, ' + 'a non-string entry is a 422 naming it (not a 500)',
+      async () => {
+        // Issue #17 finding 4: {"read": [123]} threw a TypeError in normaliseAclEntry.
+        const add = (acl: unknown) =>
+          post(t, '/v1/memory', { content: 'Legacy ACL memory.', external_user_id: 'acl-owner', metadata: { acl } });
+        const read = assertEnvelope(await add({ read: [123] }), 422);
+        assert.deepEqual(read.details, { field: 'metadata.acl.read[0]' });
+        assert.match(read.error, /^metadata\.acl\.read\[0\]: .*string/);
+        const write = assertEnvelope(await add({ read: ['friend'], write: ['ok', { id: 'x' }] }), 422);
+        assert.deepEqual(write.details, { field: 'metadata.acl.write[1]' });
+        assertEnvelope(await add({ read: ['x'.repeat(513)] }), 422);
+        const batch = await post(t, '/v1/memory/batch', {
+          external_user_id: 'acl-owner',
+          memories: [{ content: 'Fine.' }, { content: 'Bad ACL.', metadata: { acl: { read: ['fine', 7] } } }],
+        });
+        assert.equal(batch.statusCode, 207, batch.body);
+        assert.deepEqual(
+          batch.json().errors.map((e: any) => [e.index, e.code, e.details?.field]),
+          [[1, 422, 'metadata.acl.read[1]']],
+        );
+        // Well-formed legacy lists still work; a list that is not an array is still not read.
+        const ok = await add({ read: ['friend'], write: 'not-a-list' });
+        assert.equal(ok.statusCode, 200, ok.body);
+        const m = (await get(ok.json().data[0].memoryId)).json().data.memories[0];
+        assert.deepEqual(m.acl.friend, { read: true, write: false });
+        const update = await t.app.inject({
+          method: 'PUT',
+          url: `/v1/memory/${ok.json().data[0].memoryId}`,
+          headers: { 'x-api-key': t.key },
+          payload: { metadata: { acl: { read: [true] } } },
+        });
+        assert.deepEqual(assertEnvelope(update, 422).details, { field: 'metadata.acl.read[0]' });
+      },
+    );
+
+    it(
+      'other deprecated metadata keys: consent and risk take their policy values, ' +
+        'a createdAt out of range is not read',
+      async () => {
+        const add = (metadata: Record<string, unknown>) =>
+          post(t, '/v1/memory', { content: 'Legacy metadata memory.', external_user_id: 'legacy-md', metadata });
+        // Stored unchecked before, escaping the consent and risk filters.
+        for (const field of ['consent', 'risk'])
+          assert.deepEqual(assertEnvelope(await add({ [field]: 'bogus' }), 422).details, {
+            field: `metadata.${field}`,
+          });
+        // A year JavaScript parses but the store cannot take: a 500 on PGlite before.
+        const ok = await add({ consent: 'explicit', risk: 'sensitive', createdAt: '99999-01-01' });
+        assert.equal(ok.statusCode, 200, ok.body);
+        const [row] = await t.db.query<{ consent: string; risk: string; occurred_at: Date | null }>(
+          'SELECT consent, risk, occurred_at FROM memories WHERE id = $1',
+          [ok.json().data[0].memoryId],
+        );
+        assert.deepEqual(row, { consent: 'explicit', risk: 'sensitive', occurred_at: null });
+      },
+    );
 
     it('splits long content into chunks that fit the embedder, all searchable', async () => {
       const sentences = Array.from(
@@ -310,6 +369,70 @@ for (const store of testStores) {
           assert.deepEqual(res.json().data.memories, []);
         },
       );
+    });
+  });
+
+  // Issue #17 finding 5, for memories: PUT and DELETE of one memory racing. Every answer is a
+  // success or a 404 in the error envelope, never a 5xx, and a successful update answers with
+  // what it wrote even when a delete follows at once.
+  describe(`memory races [${store.name}]`, () => {
+    const racing = interleavingStore(store);
+    const { interleave } = racing;
+    let t: TestApp;
+    before(async () => {
+      t = await startApp(racing.store, { env: { MAX_CONTENT_BYTES: '3000' } });
+    });
+    after(() => t.close());
+    const call = (method: any, url: string, payload?: unknown) =>
+      t.app.inject({ method, url, headers: { 'x-api-key': t.key }, payload: payload as any });
+    const settled = (res: { statusCode: number; body: string }, what: string) => {
+      assert.ok([200, 204, 404].includes(res.statusCode), `${what}: ${res.statusCode} ${res.body}`);
+      if (res.statusCode === 404) assertEnvelope(res as any, 404);
+    };
+
+    it('PUT racing DELETE of the same memory answers 200 or 404, never 5xx (60 rounds)', async (ctx) => {
+      const outcomes: Record<string, number> = {};
+      for (let round = 0; round < 60; round++) {
+        const id = await addMemory(t, { content: `Racing note ${round} about kites.`, external_user_id: 'racer' });
+        const chunkIds = (await t.db.query<{ id: string }>('SELECT id FROM memory_chunks WHERE memory_id = $1', [id]))
+          .map((r) => r.id)
+          .sort();
+        const body =
+          round % 2 ? { content: `Racing note ${round} about boats.` } : { metadata: { topic: `r${round}` } };
+        const put = () => call('PUT', `/v1/memory/${id}`, body);
+        const del = () => call('DELETE', `/v1/memory/${id}`);
+        const mode = ['after-read', 'after-commit', 'free'][round % 3];
+        let u, d;
+        if (mode === 'free') {
+          [u, d] = await Promise.all([put(), turns(round % 7).then(del)]);
+        } else {
+          // The DELETE runs to its end right after the PUT read the memory, or right after the
+          // PUT's transaction committed.
+          const deleted = interleave.after(
+            mode === 'after-read' ? (sql) => /FROM memories WHERE id = \$1/.test(sql) : (step) => step === 'COMMIT',
+            del,
+          );
+          u = await put();
+          interleave.flush();
+          d = await deleted;
+          assert.equal(u.statusCode, mode === 'after-read' ? 404 : 200, u.body);
+        }
+        settled(u, `round ${round} PUT`);
+        settled(d, `round ${round} DELETE`);
+        assert.equal(d.statusCode, 200, `round ${round}: the delete itself succeeds`);
+        if (u.statusCode === 200) {
+          const item = u.json().memory_items[0];
+          assert.equal(item.memoryId, id);
+          if (!body.content) assert.deepEqual([...item.memoryChunkIds].sort(), chunkIds, 'the chunks it has');
+          else assert.equal(item.memoryChunkIds.length, 1);
+        }
+        assertEnvelope(await call('GET', `/v1/memory/${id}`), 404);
+        const left = await t.db.query('SELECT 1 FROM memory_chunks WHERE memory_id = $1', [id]);
+        assert.equal(left.length, 0, 'no chunk outlives its memory');
+        const k = `${mode} PUT ${u.statusCode}`;
+        outcomes[k] = (outcomes[k] ?? 0) + 1;
+      }
+      ctx.diagnostic(JSON.stringify(outcomes));
     });
   });
 }

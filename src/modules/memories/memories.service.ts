@@ -1,7 +1,7 @@
 import type { Db, Queryable } from '../../platform/db/index.ts';
 import type { Logger } from '../../platform/log.ts';
-import type { GraphPlan, GraphPolicy } from '../graph/index.ts';
-import type { UserDirectory, UserRow } from '../users/index.ts';
+import { requestPatternBudget, type GraphPlan, type GraphPolicy, type PatternBudget } from '../graph/index.ts';
+import { requireSelf, type UserDirectory, type UserRow } from '../users/index.ts';
 import type { NamespaceAccess } from '../namespaces/index.ts';
 import { requirePermission, type Actor } from '../../shared/actor.ts';
 import { AppError, unprocessable } from '../../shared/errors.ts';
@@ -33,7 +33,7 @@ export interface MemoriesDeps {
   namespaces: Pick<NamespaceAccess, 'resolveWriteNamespace'>;
   /** The write-time check of a memory's graph policy (the graph module's). */
   /** The graph plan of a memory being written, resolved once (the graph module's; 422 when it cannot be). */
-  planGraph(db: Queryable, actor: Actor, policy: GraphPolicy): Promise<GraphPlan>;
+  planGraph(db: Queryable, actor: Actor, policy: GraphPolicy, budget?: PatternBudget): Promise<GraphPlan>;
 }
 
 export interface AddedMemory {
@@ -147,11 +147,7 @@ export function createMemoriesService(deps: MemoriesDeps) {
   });
 
   function prepare(actor: Actor, body: AddMemoryBody, defaults: Partial<AddMemoryBody>, opts: WriteOptions) {
-    if (body.organization_id && body.organization_id !== actor.organizationId) {
-      throw unprocessable('organization_id is taken from the API key and must not name another organization', {
-        fields: ['organization_id'],
-      });
-    }
+    checkOrganization(actor, body.organization_id);
     const input = normaliseMemory(body, defaults, opts);
     return { input, bytes: checkSize(input.content) };
   }
@@ -163,6 +159,7 @@ export function createMemoriesService(deps: MemoriesDeps) {
     async add(actor: Actor, body: AddMemoryBody, opts: WriteOptions = {}): Promise<AddedMemory> {
       requirePermission(actor, 'write');
       const { input, bytes } = prepare(actor, body, {}, opts);
+      await requireSelf(deps.users, db, actor, input);
       // The graph is built later, in the job, from the plan resolved now: a bad graph policy is the caller's 422.
       const plan = await planGraph(db, actor, input.policy);
       const hook = await deps.webhooks.check(opts.webhook_url, opts.webhook_secret);
@@ -184,6 +181,9 @@ export function createMemoriesService(deps: MemoriesDeps) {
       opts: WriteOptions = {},
     ) {
       requirePermission(actor, 'write');
+      // The batch-level fields are the whole request's: refused as a whole, like an item's own.
+      checkOrganization(actor, defaults.organization_id);
+      await requireSelf(deps.users, db, actor, { userId: defaults.user_id, externalUserId: defaults.external_user_id });
       const hook = await deps.webhooks.check(opts.webhook_url, opts.webhook_secret);
       const batchId = newId();
       const errors: { index: number; error: string; code: number; status: 'error'; details?: unknown }[] = [];
@@ -212,9 +212,13 @@ export function createMemoriesService(deps: MemoriesDeps) {
       // policy, a namespace the caller may not write to) must leave nothing behind, not even
       // its new user.
       const namespaceChecks = new Map<string | undefined, Promise<AppError | null>>();
+      // Manual graphs are checked against their schema's patterns with one budget for the batch.
+      const patterns = requestPatternBudget();
       const refusal = (check: Promise<unknown>) => appErrorOf(check).then((r) => (r instanceof AppError ? r : null));
       const problemOf = async (x: (typeof ok)[number]) => {
-        const plan = await appErrorOf(planGraph(db, actor, x.input.policy));
+        const self = await appErrorOf(requireSelf(deps.users, db, actor, x.input));
+        if (self instanceof AppError) return self;
+        const plan = await appErrorOf(planGraph(db, actor, x.input.policy, patterns));
         if (plan instanceof AppError) return plan;
         plans.set(x.index, plan);
         if (!namespaceChecks.has(x.input.namespaceId))
@@ -293,6 +297,15 @@ export function createMemoriesService(deps: MemoriesDeps) {
       };
     },
   };
+}
+
+/** 422 when a deprecated organization_id names another organization than the credential's. */
+function checkOrganization(actor: Actor, organizationId: string | undefined): void {
+  if (organizationId && organizationId !== actor.organizationId) {
+    throw unprocessable('organization_id is taken from the API key and must not name another organization', {
+      fields: ['organization_id'],
+    });
+  }
 }
 
 /** A batch item refused with `e` (its index, in the batch result's `errors`). */

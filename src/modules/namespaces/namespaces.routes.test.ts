@@ -4,6 +4,7 @@ import { startApp, testStores, type TestApp } from '../../../test/harness.ts';
 import { assertEnvelope, authKitFor } from '../../../test/auth-kit.ts';
 import { makeKey, makeNamespace, makeOrg } from '../../../test/factories.ts';
 import { addMemory, searchContents } from '../../../test/memory-helpers.ts';
+import { interleavingStore, turns } from '../../../test/interleave.ts';
 
 for (const store of testStores) {
   describe(`namespaces [${store.name}]`, () => {
@@ -310,6 +311,118 @@ for (const store of testStores) {
         () => ({ is_active: true }),
       );
       kit('DELETE /v1/namespace/:id', 'DELETE', () => `/v1/namespace/${known}`, 'delete');
+    });
+  });
+
+  // Issue #17 finding 5: answers to requests racing on one namespace. Every answer is a
+  // success or a 404 in the error envelope, never a 5xx.
+  describe(`namespace races [${store.name}]`, () => {
+    const racing = interleavingStore(store);
+    const { interleave } = racing;
+    let t: TestApp;
+    before(async () => {
+      t = await startApp(racing.store);
+    });
+    after(() => t.close());
+    const call = (method: any, url: string, payload?: unknown, key = t.key) =>
+      t.app.inject({ method, url, headers: { 'x-api-key': key }, payload: payload as any });
+    const settled = (res: { statusCode: number; body: string }, what: string) => {
+      assert.ok([200, 204, 404].includes(res.statusCode), `${what}: ${res.statusCode} ${res.body}`);
+      if (res.statusCode === 404) assertEnvelope(res as any, 404);
+    };
+
+    it('PUT racing DELETE of the same namespace answers 200 or 404, never 5xx (100 rounds)', async (ctx) => {
+      const outcomes: Record<string, number> = {};
+      for (let round = 0; round < 100; round++) {
+        const ns = await makeNamespace(t.db, t.orgId, `race-${round}`);
+        const put = () => call('PUT', `/v1/namespace/${ns}`, { is_active: round % 4 < 2, environment_type: 'staging' });
+        const del = () => call('DELETE', `/v1/namespace/${ns}`);
+        let u, d;
+        if (round % 2 === 0) {
+          // The window of the finding: the DELETE runs to its end right after the update's statement.
+          const deleted = interleave.after((sql) => /UPDATE namespaces/.test(sql), del);
+          u = await put();
+          interleave.flush();
+          d = await deleted;
+          settled(u, `round ${round} PUT`);
+          assert.equal(u.statusCode, 200, 'the update came first: its answer is the row it wrote');
+          assert.equal(u.json().data.objectId, ns);
+          assert.equal(u.json().data.environment_type, 'staging');
+        } else {
+          // Free-running: the DELETE starts 0 to 6 event-loop turns after the PUT.
+          [u, d] = await Promise.all([put(), turns((round >> 1) % 7).then(del)]);
+          settled(u, `round ${round} PUT`);
+        }
+        settled(d, `round ${round} DELETE`);
+        assert.equal(d.statusCode, 200, `round ${round}: the delete itself succeeds`);
+        assertEnvelope(await call('GET', `/v1/namespace/${ns}`), 404);
+        const k = `${round % 2 ? 'free' : 'between'} PUT ${u.statusCode}`;
+        outcomes[k] = (outcomes[k] ?? 0) + 1;
+      }
+      ctx.diagnostic(JSON.stringify(outcomes));
+    });
+
+    it('concurrent renames to one free name: one wins (200), the others are 400, never 5xx', async () => {
+      for (let round = 0; round < 20; round++) {
+        const ids = await Promise.all([0, 1, 2].map((i) => makeNamespace(t.db, t.orgId, `rename-${round}-${i}`)));
+        const answers = await Promise.all(
+          ids.map((id) => call('PUT', `/v1/namespace/${id}`, { name: `taken-${round}` })),
+        );
+        const codes = answers.map((a) => a.statusCode).sort();
+        assert.deepEqual(codes, [200, 400, 400], `round ${round}: ${answers.map((a) => a.body).join(' | ')}`);
+        for (const a of answers.filter((x) => x.statusCode === 400)) assertEnvelope(a, 400);
+      }
+    });
+
+    it('minting a key while the namespace is deleted: 200 (key deleted with it) or 404, never 5xx', async () => {
+      for (let round = 0; round < 40; round++) {
+        const ns = await makeNamespace(t.db, t.orgId);
+        const mint = () => call('POST', `/v1/namespace/${ns}/api-keys`, { name: `k${round}` });
+        const del = () => call('DELETE', `/v1/namespace/${ns}`);
+        let k, d;
+        if (round % 2 === 0) {
+          // The DELETE runs right after the minting request checked that the namespace exists.
+          const deleted = interleave.after((sql) => /FROM namespaces WHERE organization_id/.test(sql), del);
+          k = await mint();
+          interleave.flush();
+          d = await deleted;
+          assertEnvelope(k, 404);
+        } else {
+          [k, d] = await Promise.all([mint(), turns((round >> 1) % 5).then(del)]);
+          settled(k, `round ${round} mint`);
+        }
+        assert.equal(d.statusCode, 200, d.body);
+        const left = await t.db.query('SELECT 1 FROM api_keys WHERE namespace_id = $1', [ns]);
+        assert.equal(left.length, 0, 'no key outlives its namespace');
+      }
+    });
+
+    it('a memory written into a namespace while it is deleted: 200 or 404, never 5xx', async () => {
+      for (let round = 0; round < 40; round++) {
+        const ns = await makeNamespace(t.db, t.orgId);
+        const target = await makeNamespace(t.db, t.orgId);
+        const memory = await addMemory(t, { content: `Movable note ${round}.`, external_user_id: 'mover' });
+        const del = () => call('DELETE', `/v1/namespace/${ns}`);
+        const move = () => call('PUT', `/v1/memory/${memory}`, { namespace_id: ns });
+        const add = () =>
+          call('POST', '/v1/memory', { content: `New note ${round}.`, external_user_id: 'mover', namespace_id: ns });
+        let w, d;
+        if (round % 2 === 0) {
+          // The DELETE runs right after the write looked the namespace up, if it did so outside
+          // its transaction (as updates did before issue #17); else right after the write.
+          const deleted = interleave.after((sql) => /FROM namespaces WHERE organization_id/.test(sql), del);
+          w = await (round % 4 === 0 ? move() : add());
+          interleave.flush();
+          d = await deleted;
+        } else {
+          [w, d] = await Promise.all([round % 4 === 1 ? move() : add(), turns((round >> 1) % 5).then(del)]);
+        }
+        settled(w, `round ${round} write`);
+        assert.equal(d.statusCode, 200, d.body);
+        const inside = await t.db.query('SELECT 1 FROM memories WHERE namespace_id = $1', [ns]);
+        assert.equal(inside.length, 0, 'nothing is left in the deleted namespace');
+        assert.equal((await call('GET', `/v1/namespace/${target}`)).statusCode, 200);
+      }
     });
   });
 }

@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '../../platform/db/index.ts';
-import { requirePermission, type Actor, type Permission } from '../../shared/actor.ts';
+import { requireApiKey, requirePermission, type Actor, type Permission } from '../../shared/actor.ts';
 import { badRequest, forbidden, notFound, unprocessable } from '../../shared/errors.ts';
 import { newId } from '../../shared/ids.ts';
 import { iso } from '../../shared/time.ts';
@@ -16,7 +16,6 @@ import {
   insertNamespaceRow,
   listNamespaces,
   lockNamespace,
-  nameTaken,
   updateNamespaceRow,
   type NamespaceRow,
 } from './namespaces.store.ts';
@@ -27,6 +26,8 @@ import {
  */
 export function requireOrganizationScope(actor: Actor, permission: Permission, what: string): void {
   requirePermission(actor, permission);
+  // An end user's own token is no administrator: it acts only as that user (issue #17).
+  requireApiKey(actor, what);
   if (actor.namespaceId)
     throw forbidden(`A namespace API key cannot ${what}; use an organization key`, { namespace_id: actor.namespaceId });
 }
@@ -85,6 +86,9 @@ export interface NamespaceContent {
   };
 }
 
+const nameTaken = (name: string) =>
+  badRequest(`A namespace named "${name}" already exists in this organization`, { field: 'name' });
+
 /** Namespaces of an organization (client `namespace.*`, spec 4.6). */
 export function createNamespacesService({ db, content }: { db: Db; content: NamespaceContent }) {
   /** A namespace the actor may see: its organization's, and only its own for a namespace key. */
@@ -98,11 +102,9 @@ export function createNamespacesService({ db, content }: { db: Db; content: Name
   return {
     async create(actor: Actor, body: CreateNamespaceBody): Promise<NamespaceItem> {
       requireOrganizationScope(actor, 'write', 'create namespaces');
-      const id = newId();
-      if (!(await insertNamespaceRow(db, id, actor.organizationId, body))) {
-        throw badRequest(`A namespace named "${body.name}" already exists in this organization`, { field: 'name' });
-      }
-      return toNamespaceItem((await getNamespace(db, actor.organizationId, id))!);
+      const row = await insertNamespaceRow(db, newId(), actor.organizationId, body);
+      if (!row) throw nameTaken(body.name);
+      return toNamespaceItem(row);
     },
 
     async list(actor: Actor, limit: number, skip: number) {
@@ -118,11 +120,12 @@ export function createNamespacesService({ db, content }: { db: Db; content: Name
 
     async update(actor: Actor, id: string, body: UpdateNamespaceBody): Promise<NamespaceItem> {
       requireOrganizationScope(actor, 'write', 'change namespaces');
-      if (body.name !== undefined && (await nameTaken(db, actor.organizationId, body.name, id))) {
-        throw badRequest(`A namespace named "${body.name}" already exists in this organization`, { field: 'name' });
-      }
-      if (!(await updateNamespaceRow(db, actor.organizationId, id, body))) throw notFound(`Namespace ${id}`);
-      return toNamespaceItem((await getNamespace(db, actor.organizationId, id))!);
+      // The row comes from the update itself: a deletion between the update and a second
+      // read made that read find nothing (a 500, issue #17); now it is simply a 404.
+      const row = await updateNamespaceRow(db, actor.organizationId, id, body);
+      if (row === 'name_taken') throw nameTaken(body.name!);
+      if (!row) throw notFound(`Namespace ${id}`);
+      return toNamespaceItem(row);
     },
 
     /**

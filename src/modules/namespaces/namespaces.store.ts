@@ -6,10 +6,15 @@ export async function namespaceExists(db: Queryable, organizationId: string, id:
   return rows.length > 0;
 }
 
-/** Whether the namespace is active; undefined when the organization has no such namespace. */
+/**
+ * Whether the namespace is active; undefined when the organization has no such namespace.
+ * In a transaction the row stays key-share locked until it ends, so a namespace a write was
+ * allowed into cannot be deleted before that write commits (its memories' foreign key would
+ * fail: a 500), and a deletion under way makes this wait and then find nothing (a 404).
+ */
 export async function namespaceActive(db: Queryable, organizationId: string, id: string): Promise<boolean | undefined> {
   const rows = await db.query<{ is_active: boolean }>(
-    'SELECT is_active FROM namespaces WHERE organization_id = $1 AND id = $2',
+    'SELECT is_active FROM namespaces WHERE organization_id = $1 AND id = $2 FOR KEY SHARE',
     [organizationId, id],
   );
   return rows[0]?.is_active;
@@ -30,15 +35,23 @@ export interface NamespaceRow {
   storage_bytes: number;
 }
 
-// Counts come from one grouped subquery per page, never a query per row.
-const SELECT = `SELECT n.id, n.organization_id, n.name, n.environment_type,
+// Counts come from one grouped subquery per page, never a query per row. `from` is the
+// namespaces table, or the rows a write returned (so the write answers with its own row).
+const selectFrom = (from: string) => `SELECT n.id, n.organization_id, n.name, n.environment_type,
     n.is_active, n.rate_limits, n.default_policy,
     n.created_at, n.updated_at, coalesce(s.cnt, 0)::int AS memories_count, coalesce(s.bytes, 0)::bigint AS storage_bytes
-  FROM namespaces n
+  FROM ${from} n
   LEFT JOIN LATERAL (
     SELECT count(*) AS cnt, sum(m.content_bytes) AS bytes FROM memories m
     WHERE m.organization_id = n.organization_id AND m.namespace_id = n.id
   ) s ON true`;
+const SELECT = selectFrom('namespaces');
+const WRITTEN =
+  'id, organization_id, name, environment_type, is_active, rate_limits, default_policy, created_at, updated_at';
+
+/** PostgreSQL's unique_violation: both stores report the SQLSTATE as the error's `code`. */
+const isUniqueViolation = (err: unknown) =>
+  typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23505';
 
 /** `bigint` sums arrive as strings from `pg`; the API speaks numbers. */
 const fix = (r: NamespaceRow): NamespaceRow => ({
@@ -89,18 +102,23 @@ export interface NamespaceFields {
   default_policy?: Record<string, unknown>;
 }
 
-/** Insert; returns false when the organization already has a namespace of that name. */
+/**
+ * Insert; returns the new row, or undefined when the organization already has a namespace of
+ * that name. The row comes back from the insert itself: a read after it could find it gone.
+ */
 export async function insertNamespaceRow(
   db: Queryable,
   id: string,
   organizationId: string,
   f: NamespaceFields & { name: string },
-): Promise<boolean> {
-  const rows = await db.query(
-    `INSERT INTO namespaces (id, organization_id, name, environment_type, is_active, rate_limits, default_policy)
-     VALUES ($1, $2, $3, coalesce($4, 'production'), coalesce($5, true),
-             coalesce($6::jsonb, '{}'::jsonb), coalesce($7::jsonb, '{}'::jsonb))
-     ON CONFLICT (organization_id, name) DO NOTHING RETURNING id`,
+): Promise<NamespaceRow | undefined> {
+  const rows = await db.query<NamespaceRow>(
+    `WITH w AS (
+       INSERT INTO namespaces (id, organization_id, name, environment_type, is_active, rate_limits, default_policy)
+       VALUES ($1, $2, $3, coalesce($4, 'production'), coalesce($5, true),
+               coalesce($6::jsonb, '{}'::jsonb), coalesce($7::jsonb, '{}'::jsonb))
+       ON CONFLICT (organization_id, name) DO NOTHING RETURNING ${WRITTEN})
+     ${selectFrom('w')}`,
     [
       id,
       organizationId,
@@ -111,49 +129,46 @@ export async function insertNamespaceRow(
       json(f.default_policy),
     ],
   );
-  return rows.length > 0;
+  return rows[0] && fix(rows[0]);
 }
 
 const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
 
-/** True when a different namespace of the organization already has this name. */
-export async function nameTaken(
-  db: Queryable,
-  organizationId: string,
-  name: string,
-  exceptId: string,
-): Promise<boolean> {
-  const rows = await db.query('SELECT 1 FROM namespaces WHERE organization_id = $1 AND name = $2 AND id <> $3', [
-    organizationId,
-    name,
-    exceptId,
-  ]);
-  return rows.length > 0;
-}
-
-/** Partial update; returns false when no such namespace is in the organization. */
+/**
+ * Partial update in one statement that also returns the row: undefined when no such namespace
+ * is in the organization (or a deletion removed it first), `'name_taken'` when another
+ * namespace got the name (a rename racing another past the service's check). Not for use
+ * inside a transaction: the unique violation it absorbs would have aborted it.
+ */
 export async function updateNamespaceRow(
   db: Queryable,
   organizationId: string,
   id: string,
   f: NamespaceFields,
-): Promise<boolean> {
-  const rows = await db.query(
-    `UPDATE namespaces SET name = coalesce($3, name), environment_type = coalesce($4, environment_type),
-       is_active = coalesce($5, is_active), rate_limits = coalesce($6::jsonb, rate_limits),
-       default_policy = coalesce($7::jsonb, default_policy), updated_at = now()
-     WHERE organization_id = $1 AND id = $2 RETURNING id`,
-    [
-      organizationId,
-      id,
-      f.name ?? null,
-      f.environment_type ?? null,
-      f.is_active ?? null,
-      json(f.rate_limits),
-      json(f.default_policy),
-    ],
-  );
-  return rows.length > 0;
+): Promise<NamespaceRow | 'name_taken' | undefined> {
+  try {
+    const rows = await db.query<NamespaceRow>(
+      `WITH w AS (
+         UPDATE namespaces SET name = coalesce($3, name), environment_type = coalesce($4, environment_type),
+           is_active = coalesce($5, is_active), rate_limits = coalesce($6::jsonb, rate_limits),
+           default_policy = coalesce($7::jsonb, default_policy), updated_at = now()
+         WHERE organization_id = $1 AND id = $2 RETURNING ${WRITTEN})
+       ${selectFrom('w')}`,
+      [
+        organizationId,
+        id,
+        f.name ?? null,
+        f.environment_type ?? null,
+        f.is_active ?? null,
+        json(f.rate_limits),
+        json(f.default_policy),
+      ],
+    );
+    return rows[0] && fix(rows[0]);
+  } catch (err) {
+    if (isUniqueViolation(err)) return 'name_taken';
+    throw err;
+  }
 }
 
 /**

@@ -39,5 +39,6 @@ export function createSchemasModule(deps: { db: Db; namespaces: Pick<NamespaceAc
 export type SchemasModule = ReturnType<typeof createSchemasModule>;
 
 export { assertNodesMatchSchema } from './validate.ts';
+export { patternBudget, type PatternBudget } from './validate.pattern.ts';
 export type { ActiveSchema } from './schemas.service.ts';
 export type { UserGraphSchema } from './schemas.schemas.ts';

@@ -424,6 +424,33 @@ for (const store of testStores) {
       },
     );
 
+    it('a batch shares one pattern-matching budget across its items: the request is bounded, not each item', async () => {
+      // Each item's value costs 207 instructions × 16,000 characters ≈ 3.3M of the 10M budget
+      // (PATTERN_LIMITS.work): three are checked, the other two are refused unread, where a
+      // budget per item let a batch of 1,000 such items run for minutes.
+      const schema = await create({
+        name: 'budget',
+        status: 'active',
+        node_types: { Code: { properties: { v: { type: 'string', pattern: '^(?:[ab]{1,100}-)*[ab]*$' } } } },
+      });
+      const value = 'ab'.repeat(8_000);
+      const item = (i: number) => ({
+        content: `Code ${i} was read out.`,
+        external_user_id: 'budget',
+        memory_policy: {
+          mode: 'manual',
+          schema_id: schema.id,
+          nodes: [{ id: 'c', type: 'Code', properties: { v: value } }],
+        },
+      });
+      const res = await call('POST', '/v1/memory/batch', { memories: [0, 1, 2, 3, 4].map(item) });
+      assert.ok(res.statusCode < 500, res.body);
+      const body = res.json();
+      // Which two is the service's order of checking; that exactly two are refused is the budget.
+      const refused = (body.errors ?? []).map((e: any) => e.details.issues.map((i: any) => i.code));
+      assert.deepEqual(refused, [['limit_exceeded'], ['limit_exceeded']], res.body.slice(0, 600));
+    });
+
     it(
       'scope rules: namespace scope needs a namespace, ' +
         'organization-wide scopes have none, unknown namespaces are 404',

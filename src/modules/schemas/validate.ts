@@ -42,6 +42,12 @@ export interface ValidateOptions {
   typeOfNode?: (id: string) => string | undefined;
   /** Node types accepted without a definition here (built-in types); their properties are not checked. */
   extraNodeTypes?: readonly string[];
+  /**
+   * The matching budget to spend (default: a new one, PATTERN_LIMITS.work, for this call). A
+   * request that checks many writes (a batch of 1,000 memories with manual nodes) passes one
+   * budget to every call, so the request as a whole is bounded, not each of its items.
+   */
+  budget?: PatternBudget;
 }
 
 function propertyValueProblems(
@@ -87,8 +93,8 @@ export function validateNodesAgainstSchema(
   const rf = opts.relationshipsField ?? 'relationships';
   const extra = new Set(opts.extraNodeTypes ?? []);
   const out: SchemaProblem[] = [];
-  // One matching budget for the whole write: each value is bounded, their number is not small.
-  const budget = patternBudget();
+  // One matching budget for the whole write (or request): each value is bounded, their number is not small.
+  const budget = opts.budget ?? patternBudget();
   const typeById = new Map<string, string>();
   nodes.forEach((n, i) => {
     const type = n.type ?? n.label;

@@ -11,7 +11,7 @@ import {
   type MemoryObject,
   type MemoryReader,
 } from '../memories/index.ts';
-import type { UserDirectory } from '../users/index.ts';
+import { requireSelf, type UserDirectory } from '../users/index.ts';
 import { queryTerms } from '../../platform/text-analyzer.ts';
 import { fuse, type FusionWeights } from './fusion.ts';
 import { RERANKING_PROVIDERS, type SearchBody } from './search.schemas.ts';
@@ -105,6 +105,8 @@ export function createSearchService(deps: SearchDeps) {
     if (actor.namespaceId && body.namespace_id && body.namespace_id !== actor.namespaceId) {
       throw new AppError(403, 'This API key is limited to its namespace', { namespace_id: actor.namespaceId });
     }
+    // An end user's own token searches as them only (403 for anyone else, existing or not).
+    await requireSelf(deps.users, db, actor, { userId: body.user_id, externalUserId: body.external_user_id });
     // user_id (deprecated, internal) wins over external_user_id; with neither, the caller.
     let user: { id: string; external_id: string | null } | undefined;
     if (body.user_id) user = await deps.users.get(db, actor.organizationId, body.user_id);

@@ -36,4 +36,5 @@ export function createUsersModule(deps: UsersModuleDeps) {
 }
 
 export type { UserRow, NewUser } from './users.store.ts';
+export { requireSelf, type UserSelector } from './self.ts';
 export type { UserContent } from './users.service.ts';

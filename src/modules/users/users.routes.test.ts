@@ -4,6 +4,7 @@ import { startApp, testStores, type TestApp } from '../../../test/harness.ts';
 import { assertEnvelope, authKitFor } from '../../../test/auth-kit.ts';
 import { makeKey, makeNamespace, makeOrg, makeSession } from '../../../test/factories.ts';
 import { addMemory } from '../../../test/memory-helpers.ts';
+import { interleavingStore, turns } from '../../../test/interleave.ts';
 
 for (const store of testStores) {
   describe(`users [${store.name}]`, () => {
@@ -207,6 +208,71 @@ for (const store of testStores) {
       );
       kit('DELETE /v1/user/:id', 'DELETE', () => `/v1/user/${known}`, 'delete');
       kit('DELETE /v1/user', 'DELETE', () => '/v1/user?external_user_id=kit-user', 'delete');
+    });
+  });
+
+  // Issue #17 finding 5, for users: requests racing on one user answer a success, a 400 or a
+  // 404 in the error envelope, never a 5xx.
+  describe(`user races [${store.name}]`, () => {
+    const racing = interleavingStore(store);
+    const { interleave } = racing;
+    let t: TestApp;
+    before(async () => {
+      t = await startApp(racing.store);
+    });
+    after(() => t.close());
+    const call = (method: any, url: string, payload?: unknown) =>
+      t.app.inject({ method, url, headers: { 'x-api-key': t.key }, payload: payload as any });
+
+    it('concurrent renames to one free external_id: one wins (200), the others are 400, never 5xx', async () => {
+      for (let round = 0; round < 20; round++) {
+        const ids = await Promise.all(
+          [0, 1, 2].map(
+            async (i) => (await call('POST', '/v1/user', { external_id: `ren-${round}-${i}` })).json().user_id,
+          ),
+        );
+        const answers = await Promise.all(
+          ids.map((id) => call('PUT', `/v1/user/${id}`, { external_id: `won-${round}` })),
+        );
+        const codes = answers.map((a) => a.statusCode).sort();
+        assert.deepEqual(codes, [200, 400, 400], `round ${round}: ${answers.map((a) => a.body).join(' | ')}`);
+        for (const a of answers.filter((x) => x.statusCode === 400)) assertEnvelope(a, 400);
+      }
+    });
+
+    it('two deletes of one user and a write for it: one delete succeeds, the other is 404, never 5xx', async () => {
+      for (let round = 0; round < 30; round++) {
+        const ext = `twice-${round}`;
+        const id = (await call('POST', '/v1/user', { external_id: ext })).json().user_id;
+        await addMemory(t, { content: `Note ${round} of a doomed user.`, external_user_id: ext });
+        const del = () => call('DELETE', `/v1/user/${id}`);
+        const write = () => call('POST', '/v1/memory', { content: `Late note ${round}.`, external_user_id: ext });
+        let answers;
+        if (round % 2 === 0) {
+          // The second DELETE runs right after the first one looked the user up.
+          const second = interleave.after(
+            (sql) => /FROM users WHERE organization_id = \$1 AND id = \$2/.test(sql),
+            del,
+          );
+          const first = await del();
+          interleave.flush();
+          answers = [first, await second, await write()];
+        } else {
+          answers = await Promise.all([del(), turns(round % 5).then(del), turns(round % 3).then(write)]);
+        }
+        for (const a of answers)
+          assert.ok([200, 404].includes(a.statusCode), `round ${round}: ${a.statusCode} ${a.body}`);
+        const deletes = answers
+          .slice(0, 2)
+          .map((a) => a.statusCode)
+          .sort();
+        assert.deepEqual(deletes, [200, 404], `round ${round}: ${answers.map((a) => a.body).join(' | ')}`);
+        assertEnvelope(
+          answers.find((a) => a.statusCode === 404)!,
+          404,
+        );
+        assert.equal(answers[2].statusCode, 200, 'a write for a deleted external user creates it again');
+      }
     });
   });
 }

@@ -1,8 +1,9 @@
 import type { Db, Queryable } from '../../platform/db/index.ts';
-import { requirePermission, type Actor } from '../../shared/actor.ts';
+import { isEndUser, requirePermission, type Actor } from '../../shared/actor.ts';
 import { AppError, badRequest, notFound, unprocessable } from '../../shared/errors.ts';
 import { iso } from '../../shared/time.ts';
 import type { NamespaceAccess } from '../namespaces/index.ts';
+import { requireSelf } from './self.ts';
 import type { CreateUserBody, UpdateUserBody, UserResponse } from './users.schemas.ts';
 import {
   deleteUserRow,
@@ -11,6 +12,7 @@ import {
   getUser,
   insertUserIfAbsent,
   listUsers,
+  lockUserRow,
   updateUser,
   type UserRow,
 } from './users.store.ts';
@@ -75,7 +77,12 @@ export function createUsersService(deps: {
   content: UserContent;
 }) {
   const { db } = deps;
+  /** An end user's own token names only themselves (403 before any lookup; self.ts). */
+  const self = (actor: Actor, named: { userId?: string; externalUserId?: string }) =>
+    requireSelf({ get: getUser }, db, actor, named);
+
   async function find(actor: Actor, t: UserDeleteTarget): Promise<UserRow> {
+    await self(actor, { userId: t.userId, externalUserId: t.externalId });
     const byId = t.userId ? await getUser(db, actor.organizationId, t.userId) : undefined;
     if (t.userId && t.externalId && byId && byId.external_id !== t.externalId) {
       throw unprocessable('Conflicting fields: user_id and external_user_id name different users', {
@@ -94,6 +101,8 @@ export function createUsersService(deps: {
   }
 
   async function createOne(actor: Actor, body: CreateUserBody): Promise<UserRow> {
+    // Creating a user names them: an end user's token exists only for an existing user (itself).
+    await self(actor, { externalUserId: body.external_id });
     const row = await insertUserIfAbsent(db, actor.organizationId, { ...fields(body), externalId: body.external_id });
     if (!row)
       throw duplicate(body.external_id, (await findUserByExternalId(db, actor.organizationId, body.external_id))?.id);
@@ -129,6 +138,13 @@ export function createUsersService(deps: {
 
     async list(actor: Actor, q: { page: number; page_size: number; external_id?: string; email?: string }) {
       requirePermission(actor, 'read');
+      await self(actor, { externalUserId: q.external_id });
+      if (isEndUser(actor)) {
+        // An end user's own token lists only them (filters still apply).
+        const me = await getUser(db, actor.organizationId, actor.userId);
+        const rows = me && (!q.email || me.email === q.email) && q.page === 1 ? [me] : [];
+        return { items: rows.map(toUserResponse), total: rows.length };
+      }
       const { rows, total } = await listUsers(
         db,
         actor.organizationId,
@@ -141,6 +157,7 @@ export function createUsersService(deps: {
 
     async get(actor: Actor, id: string): Promise<UserResponse> {
       requirePermission(actor, 'read');
+      await self(actor, { userId: id });
       const user = await getUser(db, actor.organizationId, id);
       if (!user) throw notFound(`User ${id}`);
       return toUserResponse(user);
@@ -148,9 +165,12 @@ export function createUsersService(deps: {
 
     async update(actor: Actor, id: string, body: UpdateUserBody): Promise<UserResponse> {
       requirePermission(actor, 'write');
+      // An end user may edit their profile, never take another external id (ACLs name people by it).
+      await self(actor, { userId: id, externalUserId: body.external_id });
       if (body.external_id && (await externalIdTaken(db, actor.organizationId, body.external_id, id)))
         throw duplicate(body.external_id);
       const user = await updateUser(db, actor.organizationId, id, fields(body));
+      if (user === 'external_id_taken') throw duplicate(body.external_id!);
       if (!user) throw notFound(`User ${id}`);
       return toUserResponse(user);
     },
@@ -166,6 +186,12 @@ export function createUsersService(deps: {
       const namespaceId = await deps.namespaces.resolveWriteNamespace(db, actor, target.namespaceId);
       const scope = { organizationId: actor.organizationId, namespaceId: actor.namespaceId };
       return db.transaction(async (tx) => {
+        // The row is locked before anything of the user's goes: deleting the memories first and
+        // the row last deadlocked with a write for the user (which holds a key-share lock on the
+        // row while it adds to what the deletion removes). Gone by now: deleted by a concurrent
+        // request since the lookup above, so a 404 as for a later call.
+        if (!namespaceId && !(await lockUserRow(tx, actor.organizationId, user.id)))
+          throw notFound(`User ${target.userId ?? target.externalId}`);
         const memoriesDeleted = await deps.content.deleteUserContent(tx, scope, user.id, namespaceId);
         const userDeleted = namespaceId ? false : await deleteUserRow(tx, actor.organizationId, user.id);
         return { userId: user.id, memoriesDeleted, userDeleted };

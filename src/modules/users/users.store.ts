@@ -55,18 +55,25 @@ export async function insertUser(db: Queryable, u: NewUser): Promise<UserRow> {
 }
 
 /**
- * The internal user for an external id, created on first sight. Concurrent first
- * requests race on the unique index; the loser reads the winner's row.
+ * The internal user for an external id, created on first sight. In a transaction the row
+ * stays key-share locked, so the user cannot be deleted before the caller's write that names
+ * it commits. Concurrent first requests race on the unique index: the upsert returns the
+ * winner's row from the same statement (a separate read after it could find the row deleted
+ * meanwhile: a 500), and a conflicting row deleted meanwhile makes it insert after all.
  */
 export async function resolveExternalUser(db: Queryable, organizationId: string, externalId: string): Promise<UserRow> {
-  const found = await findUserByExternalId(db, organizationId, externalId);
-  if (found) return found;
-  await db.query(
+  const found = await db.query<UserRow>(
+    `SELECT ${COLUMNS} FROM users WHERE organization_id = $1 AND external_id = $2 FOR KEY SHARE`,
+    [organizationId, externalId],
+  );
+  if (found[0]) return found[0];
+  const rows = await db.query<UserRow>(
     `INSERT INTO users (id, organization_id, external_id) VALUES ($1, $2, $3)
-     ON CONFLICT (organization_id, external_id) WHERE external_id IS NOT NULL DO NOTHING`,
+     ON CONFLICT (organization_id, external_id) WHERE external_id IS NOT NULL
+     DO UPDATE SET external_id = EXCLUDED.external_id RETURNING ${COLUMNS}`,
     [newId(), organizationId, externalId],
   );
-  return (await findUserByExternalId(db, organizationId, externalId))!;
+  return rows[0];
 }
 
 /**
@@ -88,8 +95,11 @@ export async function resolveExternalUsers(
      ON CONFLICT (organization_id, external_id) WHERE external_id IS NOT NULL DO NOTHING`,
     [organizationId, ids.map(() => newId()), ids],
   );
+  // Key-share locked, as in resolveExternalUser: in a transaction a user found here cannot be
+  // deleted before the caller's write naming it commits. One deleted between the two statements
+  // is missing from the map (callers resolve those one by one).
   const rows = await db.query<UserRow>(
-    `SELECT ${COLUMNS} FROM users WHERE organization_id = $1 AND external_id = ANY($2::text[])`,
+    `SELECT ${COLUMNS} FROM users WHERE organization_id = $1 AND external_id = ANY($2::text[]) FOR KEY SHARE`,
     [organizationId, ids],
   );
   return new Map(rows.map((r) => [r.external_id!, r]));
@@ -160,27 +170,54 @@ export async function externalIdTaken(
   return rows.length > 0;
 }
 
-/** Partial update (metadata replaces the whole object); undefined when not in the organization. */
+/** PostgreSQL's unique_violation: both stores report the SQLSTATE as the error's `code`. */
+const isUniqueViolation = (err: unknown) =>
+  typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23505';
+
+/**
+ * Partial update (metadata replaces the whole object); undefined when not in the organization,
+ * `'external_id_taken'` when another user has (or just got) that external id. Not for use inside
+ * a transaction: the unique violation it absorbs would have aborted it.
+ */
 export async function updateUser(
   db: Queryable,
   organizationId: string,
   id: string,
   f: UserFields,
-): Promise<UserRow | undefined> {
-  const rows = await db.query<UserRow>(
-    `UPDATE users SET external_id = coalesce($3, external_id), email = coalesce($4, email),
-       metadata = coalesce($5::jsonb, metadata), type = coalesce($6, type), updated_at = now()
-     WHERE organization_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
-    [
-      organizationId,
-      id,
-      f.externalId ?? null,
-      f.email ?? null,
-      f.metadata ? JSON.stringify(f.metadata) : null,
-      f.type ?? null,
-    ],
-  );
-  return rows[0];
+): Promise<UserRow | 'external_id_taken' | undefined> {
+  try {
+    const rows = await db.query<UserRow>(
+      `UPDATE users SET external_id = coalesce($3, external_id), email = coalesce($4, email),
+         metadata = coalesce($5::jsonb, metadata), type = coalesce($6, type), updated_at = now()
+       WHERE organization_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+      [
+        organizationId,
+        id,
+        f.externalId ?? null,
+        f.email ?? null,
+        f.metadata ? JSON.stringify(f.metadata) : null,
+        f.type ?? null,
+      ],
+    );
+    return rows[0];
+  } catch (err) {
+    // Two renames to one free external id both pass the service's check; the index decides.
+    if (isUniqueViolation(err)) return 'external_id_taken';
+    throw err;
+  }
+}
+
+/**
+ * Lock the user row for the rest of the transaction (false: no such user). A write for the
+ * user key-share locks this row from its start (resolveExternalUser, or the foreign key), so
+ * a deletion that locks it first waits for such writes, or they for it, in one order.
+ */
+export async function lockUserRow(tx: Queryable, organizationId: string, id: string): Promise<boolean> {
+  const rows = await tx.query('SELECT 1 FROM users WHERE organization_id = $1 AND id = $2 FOR UPDATE', [
+    organizationId,
+    id,
+  ]);
+  return rows.length > 0;
 }
 
 /**

@@ -1,53 +1,37 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
 import { unprocessable } from '../../shared/errors.ts';
+import { internalRange } from './address-policy.ts';
 
-/**
- * Addresses a webhook must not reach (SSRF): this host, private networks, link-local (cloud
- * metadata at 169.254.169.254), unique-local, CGNAT, multicast and unspecified.
- */
-const blocked = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 3],
-] as const)
-  blocked.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const) {
-  blocked.addSubnet(net, prefix, 'ipv6');
-}
+/** Every address a host name resolves to (dns.lookup with `all`); tests inject one instead of real DNS. */
+export type Resolve = (hostname: string) => Promise<{ address: string; family: number }[]>;
 
-/** Whether an IP literal is loopback, private, link-local, unique-local or otherwise internal. */
-export function isPrivateAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return blocked.check(mapped[1], 'ipv4');
-  const family = isIP(address);
-  if (family === 0) return true;
-  return blocked.check(address, family === 4 ? 'ipv4' : 'ipv6');
+/** The system resolver (getaddrinfo: /etc/hosts, then DNS), in the order it answers. */
+export const systemResolve: Resolve = (hostname) => lookup(hostname, { all: true, verbatim: true });
+
+/** A URL host without the brackets of an IPv6 literal. */
+export const bareHost = (hostname: string) => hostname.replace(/^\[|\]$/g, '');
+
+/** The first of `addresses` a webhook must not reach, with its range; undefined when all are public. */
+export function firstInternal(addresses: string[]): { address: string; range: string } | undefined {
+  for (const address of addresses) {
+    const range = internalRange(address);
+    if (range) return { address, range };
+  }
+  return undefined;
 }
 
 const reject = (reason: string, url: string) =>
   unprocessable(`webhook_url is not allowed: ${reason}`, { field: 'webhook_url', url });
 
 /**
- * Validate a webhook URL: http(s) only, no credentials, and (unless `allowPrivate`) every
- * address the host resolves to must be public. Checked when registering and again before
- * each delivery (a name can be re-pointed after registration). Throws AppError 422.
+ * Validate a webhook URL when it is registered: http(s) only, no credentials, and (unless
+ * `allowPrivate`) every address the host resolves to must be public (address-policy.ts).
+ * This answers the caller early with a clear 422; it is not what protects the delivery (a
+ * name can be re-pointed after this check): the delivery checks the address it connects to
+ * (delivery-agent.ts). Throws AppError 422.
  */
-export async function checkWebhookUrl(raw: string, allowPrivate: boolean): Promise<string> {
+export async function checkWebhookUrl(raw: string, allowPrivate: boolean, resolve: Resolve = systemResolve) {
   let url: URL;
   try {
     url = new URL(raw);
@@ -57,17 +41,23 @@ export async function checkWebhookUrl(raw: string, allowPrivate: boolean): Promi
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw reject('only http and https URLs are accepted', raw);
   if (url.username || url.password) throw reject('credentials in the URL are not accepted; use webhook_secret', raw);
   if (allowPrivate) return url.toString();
-  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const host = bareHost(url.hostname);
   let addresses: string[];
   if (isIP(host)) addresses = [host];
   else {
     try {
-      addresses = (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+      addresses = (await resolve(host)).map((a) => a.address);
     } catch {
       throw reject(`host ${host} does not resolve`, raw);
     }
+    if (!addresses.length) throw reject(`host ${host} does not resolve`, raw);
   }
-  const internal = addresses.find(isPrivateAddress);
-  if (internal) throw reject(`${host} is a loopback, private or link-local address (${internal})`, raw);
+  const internal = firstInternal(addresses);
+  if (internal) {
+    throw reject(
+      `${host} is ${internal.address}, a non-public address (${internal.range}); webhooks reach only public addresses`,
+      raw,
+    );
+  }
   return url.toString();
 }

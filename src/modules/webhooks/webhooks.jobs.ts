@@ -1,8 +1,10 @@
+import { request, type Agent } from 'undici';
 import type { JobHandler } from '../../platform/jobs/index.ts';
 import { getEvent, type EventRow } from '../../platform/events/index.ts';
 import { VERSION_HEADER_VALUE, WEBHOOK_DELIVER, type WebhookSettings } from './webhooks.service.ts';
 import { signWebhook } from './signature.ts';
-import { checkWebhookUrl } from './url-guard.ts';
+import { blockedCause, createDeliveryAgent } from './delivery-agent.ts';
+import { systemResolve } from './url-guard.ts';
 import { failDelivery, getDelivery, recordAttempt, type DeliveryRow } from './webhooks.store.ts';
 
 /** The JSON body of every delivery (docs/webhooks.md documents each field). */
@@ -46,15 +48,33 @@ export function webhookHeaders(
   return headers;
 }
 
-class DeliveryError extends Error {}
+class DeliveryError extends Error {
+  /** A refused address: the job is dead at once (the worker does not retry a permanent error). */
+  constructor(
+    message: string,
+    readonly permanent = false,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * `webhook.deliver`: POST one triggered delivery. A 2xx is delivered; anything else (status,
  * timeout, refused connection) is recorded and thrown, so the queue retries with backoff until
- * the delivery's attempts run out, and the last attempt records the delivery failed. Redirects
- * are not followed: they could lead to an address the URL guard would refuse.
+ * the delivery's attempts run out, and the last attempt records the delivery failed. A host
+ * that is, or resolves at connect time to, a non-public address is refused by the dispatcher
+ * (delivery-agent.ts) and the delivery fails at once, not retried. Redirects are not followed:
+ * they could lead anywhere.
  */
 export function webhookJobs(settings: WebhookSettings): Record<string, JobHandler> {
+  // One dispatcher for every delivery (its connections are reused), made on first use.
+  let agent: Agent | undefined;
+  const dispatcher = () =>
+    (agent ??= createDeliveryAgent({
+      allowPrivate: settings.allowPrivate,
+      resolve: settings.resolve ?? systemResolve,
+      connectTimeoutMs: settings.timeoutMs,
+    }));
   return {
     [WEBHOOK_DELIVER]: {
       async run(job, ctx) {
@@ -65,22 +85,24 @@ export function webhookJobs(settings: WebhookSettings): Record<string, JobHandle
         const outcome = ctx.lastAttempt ? 'failed' : 'pending';
         let statusCode: number | null = null;
         try {
-          // Checked again: a name may point somewhere else than when it was registered.
-          await checkWebhookUrl(d.url, settings.allowPrivate);
           const body = JSON.stringify(webhookBody(d, event, d.attempts + 1));
-          const res = await fetch(d.url, {
+          const res = await request(d.url, {
             method: 'POST',
             body,
             headers: webhookHeaders(d, event, body),
-            redirect: 'manual',
+            dispatcher: dispatcher(),
             signal: AbortSignal.timeout(settings.timeoutMs),
           });
-          statusCode = res.status;
-          await res.body?.cancel().catch(() => {});
-          if (res.status < 200 || res.status > 299) throw new DeliveryError(`receiver answered HTTP ${res.status}`);
+          statusCode = res.statusCode;
+          await res.body.dump().catch(() => {});
+          if (statusCode < 200 || statusCode > 299) throw new DeliveryError(`receiver answered HTTP ${statusCode}`);
         } catch (err) {
-          const message = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
-          await recordAttempt(ctx.db, d.id, { statusCode, error: message, outcome });
+          const blocked = blockedCause(err);
+          const cause = blocked ?? err;
+          const message = (cause instanceof Error ? cause.message : String(cause)).slice(0, 1000);
+          // Waiting would not make the address public, and each retry would resolve the name again.
+          await recordAttempt(ctx.db, d.id, { statusCode, error: message, outcome: blocked ? 'failed' : outcome });
+          if (blocked) throw new DeliveryError(message, true);
           throw err instanceof DeliveryError ? err : new DeliveryError(`delivery failed: ${message}`);
         }
         await recordAttempt(ctx.db, d.id, { statusCode, error: null, outcome: 'delivered' });

@@ -2,7 +2,7 @@ import type { Queryable } from '../../platform/db/index.ts';
 import { enqueue } from '../../platform/jobs/index.ts';
 import { newId } from '../../shared/ids.ts';
 import type { EventRow, EventSubscriber } from '../../platform/events/index.ts';
-import { checkWebhookUrl } from './url-guard.ts';
+import { checkWebhookUrl, type Resolve } from './url-guard.ts';
 import { insertDelivery, triggerDeliveries } from './webhooks.store.ts';
 
 /** Job kind: POST one triggered webhook delivery. */
@@ -21,6 +21,8 @@ export interface WebhookSettings {
   maxAttempts: number;
   /** One attempt's time limit (WEBHOOK_TIMEOUT_MS). */
   timeoutMs: number;
+  /** Host name resolution, at registration and at connect time; the system's unless a test injects one. */
+  resolve?: Resolve;
 }
 
 /** A validated subscription, ready to store with its memory or batch. */
@@ -35,7 +37,7 @@ export function createWebhooks(settings: WebhookSettings) {
     /** Validate before any transaction opens (DNS lookups are slow work). Throws AppError 422. */
     async check(url: string | undefined, secret: string | undefined): Promise<WebhookRequest | null> {
       if (!url) return null;
-      return { url: await checkWebhookUrl(url, settings.allowPrivate), secret: secret || null };
+      return { url: await checkWebhookUrl(url, settings.allowPrivate, settings.resolve), secret: secret || null };
     },
 
     /** Store the subscription in the transaction that inserts its memory or batch. */

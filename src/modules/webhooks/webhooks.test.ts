@@ -1,14 +1,20 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
+import { request } from 'undici';
 import { startApp, testConfig, testStores, type TestApp } from '../../../test/harness.ts';
 import { post } from '../../../test/memory-helpers.ts';
 import { startReceiver, type Received } from '../../../test/webhook-receiver.ts';
 import { sleep, waitFor } from '../../../test/wait.ts';
 import { buildWorker } from '../../app.ts';
 import { createLogger } from '../../platform/log.ts';
-import type { Worker } from '../../platform/jobs/index.ts';
-import { isPrivateAddress } from './url-guard.ts';
+import { createWorker, type Worker } from '../../platform/jobs/index.ts';
+import { createEventPublisher } from '../../platform/events/index.ts';
+import { internalRange } from './address-policy.ts';
+import { blockedCause, createDeliveryAgent } from './delivery-agent.ts';
+import { createWebhooksModule } from './index.ts';
+import type { Resolve } from './url-guard.ts';
 
 const log = createLogger('silent');
 /** Deliveries go through retries with back-off: wait longer than the default. */
@@ -23,24 +29,103 @@ function verify(r: Received, secret: string, toleranceSeconds = 300): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-describe('webhook URL guard', () => {
-  it('refuses loopback, private, link-local, unique-local and mapped addresses', () => {
+/** Addresses a webhook must never reach, and why (classification only: nothing connects). */
+const INTERNAL: [string, RegExp][] = [
+  ['127.0.0.1', /loopback/],
+  ['10.1.2.3', /private/],
+  ['172.16.0.1', /private/],
+  ['192.168.1.1', /private/],
+  ['169.254.169.254', /linkLocal/],
+  ['100.64.0.1', /carrierGradeNat/],
+  ['0.0.0.0', /unspecified/],
+  ['0.1.2.3', /unspecified/],
+  ['255.255.255.255', /broadcast/],
+  ['224.0.0.1', /multicast/],
+  ['192.0.2.1', /reserved/], // documentation (TEST-NET-1)
+  ['198.51.100.7', /reserved/], // documentation (TEST-NET-2)
+  ['203.0.113.9', /reserved/], // documentation (TEST-NET-3)
+  ['198.18.0.1', /reserved/], // benchmarking 198.18/15
+  ['198.19.255.254', /reserved/],
+  ['240.0.0.1', /reserved/],
+  ['192.0.0.8', /reserved/],
+  ['::1', /loopback/],
+  ['::', /unspecified/],
+  ['fd00::1', /uniqueLocal/],
+  ['fc00::1', /uniqueLocal/],
+  ['fe80::1', /linkLocal/],
+  ['fe80::1%eth0', /linkLocal/],
+  ['fec0::1', /SiteLocal/],
+  ['ff02::1', /multicast/],
+  ['100::1', /discard/],
+  ['2001:db8::1', /reserved/],
+  ['1::1', /global unicast/],
+  ['::ffff:127.0.0.1', /loopback \(127\.0\.0\.1 inside an IPv4-mapped address\)/],
+  ['::ffff:10.0.0.1', /private/],
+  ['::127.0.0.1', /loopback \(127\.0\.0\.1 inside an IPv4-compatible address\)/],
+  ['::7f00:1', /loopback/],
+  ['::ffff:0:7f00:1', /loopback \(127\.0\.0\.1 inside an IPv4-translated address\)/],
+  ['64:ff9b::127.0.0.1', /loopback \(127\.0\.0\.1 inside a NAT64 address\)/],
+  ['64:ff9b::a9fe:a9fe', /linkLocal/],
+  ['64:ff9b:1::7f00:1', /loopback/],
+  ['64:ff9b:1:2::1', /local-use NAT64/],
+  ['2002:7f00:1::1', /loopback \(127\.0\.0\.1 inside a 6to4 address\)/],
+  ['2002:c0a8:101::1', /private/],
+  ['2001:0:4136:e378:8000:63bf:80ff:fffe', /loopback \(127\.0\.0\.1 inside a Teredo address\)/], // client 127.0.0.1
+  ['2001:0:a00:1:8000:63bf:f7f7:f7f7', /private/], // server 10.0.0.1
+  ['not-an-address', /not an IP address/],
+];
+
+describe('webhook address policy', () => {
+  it('refuses every internal, special-purpose and embedded-internal address, naming its range', () => {
+    for (const [a, range] of INTERNAL) assert.match(internalRange(a) ?? 'allowed', range, a);
+  });
+
+  it('allows public addresses, also when embedded in NAT64, 6to4, Teredo or mapped form', () => {
     for (const a of [
-      '127.0.0.1',
-      '10.1.2.3',
-      '172.16.0.1',
-      '192.168.1.1',
-      '169.254.169.254',
-      '100.64.0.1',
-      '0.0.0.0',
-      '::1',
-      'fd00::1',
-      'fe80::1',
-      '::ffff:127.0.0.1',
+      '8.8.8.8',
+      '1.1.1.1',
+      '93.184.216.34',
+      '2606:4700::1111',
+      '2606:4700:4700::1111',
+      '2001:4860:4860::8888',
+      '::ffff:8.8.8.8',
+      '64:ff9b::808:808',
+      '2002:808:808::1',
+      '2001:0:4136:e378:8000:63bf:f7f7:f7f7',
     ]) {
-      assert.equal(isPrivateAddress(a), true, a);
+      assert.equal(internalRange(a), null, a);
     }
-    for (const a of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111']) assert.equal(isPrivateAddress(a), false, a);
+  });
+
+  it('the delivery dispatcher refuses a literal or a name resolving inside before connecting', async () => {
+    // A bare TCP listener on loopback: it counts connections, so "before connecting" is checked.
+    let connections = 0;
+    const listener = createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const { port } = listener.address() as AddressInfo;
+    const calls: string[] = [];
+    const resolve: Resolve = async (host) => {
+      calls.push(host);
+      return [{ address: '127.0.0.1', family: 4 }];
+    };
+    const agent = createDeliveryAgent({ allowPrivate: false, resolve, connectTimeoutMs: 2000 });
+    try {
+      for (const url of [`http://127.0.0.1:${port}/literal`, `http://hooks.test:${port}/named`]) {
+        const err = await request(url, { method: 'POST', body: '{}', dispatcher: agent }).then(
+          () => assert.fail(`${url} was reached`),
+          (e: unknown) => e,
+        );
+        assert.match(blockedCause(err)?.message ?? String(err), /refused to connect: .*127\.0\.0\.1.*loopback/, url);
+      }
+      assert.deepEqual(calls, ['hooks.test'], 'a literal is never looked up');
+      assert.equal(connections, 0, 'no connection was opened');
+    } finally {
+      await agent.close();
+      await new Promise((resolve) => listener.close(resolve));
+    }
   });
 });
 
@@ -228,6 +313,15 @@ for (const store of testStores) {
       for (const url of [
         'http://127.0.0.1:9/x',
         'http://[::1]/x',
+        'http://[::127.0.0.1]:9/x',
+        'http://[64:ff9b::127.0.0.1]/x',
+        'http://[2002:7f00:1::1]/x',
+        'http://[::ffff:0:7f00:1]/x',
+        'http://[::ffff:127.0.0.1]/x',
+        'http://192.0.2.1/x',
+        'http://198.51.100.1/x',
+        'http://203.0.113.1/x',
+        'http://0x7f.1/x',
         'http://169.254.169.254/latest',
         'http://localhost/x',
         'ftp://example.com/x',
@@ -245,6 +339,71 @@ for (const store of testStores) {
         assert.equal(b.statusCode, 422, `${url} (batch): ${b.body}`);
       }
       assert.equal((await strict.db.query('SELECT count(*)::int AS n FROM memories'))[0].n, before);
+    });
+
+    /**
+     * Register a webhook for `rebind.test` (a name real DNS never answers: `resolve` is the
+     * only resolver), trigger it and deliver it with a worker of its own on the strict store.
+     */
+    async function deliverThrough(resolve: Resolve, allowPrivate: boolean, path: string) {
+      const mod = createWebhooksModule({ allowPrivate, maxAttempts: 3, timeoutMs: 5000, resolve });
+      const hook = await mod.webhooks.check(receiver.url(path).replace('127.0.0.1', 'rebind.test'), 'rs');
+      assert.ok(hook);
+      const memoryId = `mem-${randomBytes(4).toString('hex')}`;
+      const publish = createEventPublisher([mod.onEvent]);
+      await strict.db.transaction(async (tx) => {
+        await mod.webhooks.subscribe(tx, strict.orgId, { memoryId }, hook);
+        await publish(tx, { kind: 'memory.completed', organizationId: strict.orgId, memoryId });
+      });
+      const w = createWorker({ db: strict.db, log, handlers: mod.jobs, pollMs: 50, backoffMs: () => 50 });
+      await w.start();
+      try {
+        return await waitFor(async () => {
+          const [d] = await strict.db.query<any>('SELECT * FROM webhook_deliveries WHERE memory_id = $1', [memoryId]);
+          const [job] = await strict.db.query<any>(
+            `SELECT status, attempts FROM jobs WHERE kind = 'webhook.deliver' AND payload->>'delivery_id' = $1`,
+            [d.id],
+          );
+          return d.status !== 'pending' && job && !['queued', 'running'].includes(job.status) && { d, job };
+        }, WAIT);
+      } finally {
+        await w.stop();
+      }
+    }
+
+    it('DNS rebinding: public at registration, 127.0.0.1 at delivery is refused at connect, not retried', async () => {
+      const answers: string[] = [];
+      const resolve: Resolve = async (host) => {
+        assert.equal(host, 'rebind.test');
+        answers.push(answers.length === 0 ? '93.184.216.34' : '127.0.0.1');
+        return [{ address: answers.at(-1)!, family: 4 }];
+      };
+      const { d, job } = await deliverThrough(resolve, false, '/rebind');
+      // Registration saw the public address (no connection); the socket's own lookup saw loopback.
+      assert.deepEqual(answers, ['93.184.216.34', '127.0.0.1']);
+      assert.equal(receiver.at('/rebind').length, 0, 'nothing reached the loopback receiver');
+      assert.equal(d.status, 'failed');
+      assert.equal(d.attempts, 1);
+      assert.equal(d.last_status_code, null);
+      assert.match(
+        d.last_error,
+        /^refused to connect: rebind\.test resolved to 127\.0\.0\.1, a non-public address \(loopback\)/,
+      );
+      assert.deepEqual(job, { status: 'dead', attempts: 1 });
+      await sleep(200);
+      assert.equal(receiver.at('/rebind').length, 0);
+    });
+
+    it('WEBHOOK_ALLOW_PRIVATE takes the same connect-time lookup (the injected name reaches loopback)', async () => {
+      let calls = 0;
+      const resolve: Resolve = async () => {
+        calls++;
+        return [{ address: '127.0.0.1', family: 4 }];
+      };
+      const { d } = await deliverThrough(resolve, true, '/private-name');
+      assert.equal(d.status, 'delivered', d.last_error);
+      assert.equal(receiver.at('/private-name').length, 1);
+      assert.equal(calls, 1, 'resolved once, by the socket (allowPrivate skips the registration lookup)');
     });
   });
 }

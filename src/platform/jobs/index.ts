@@ -1,12 +1,6 @@
 export { enqueue, enqueueAll } from './queue.ts';
-export {
-  createWorker,
-  defaultBackoff,
-  type JobContext,
-  type JobHandler,
-  type StepWrites,
-  type Worker,
-  type WorkerOptions,
-} from './worker.ts';
+export { createWorker, defaultBackoff } from './worker.ts';
+export type { JobContext, JobHandler, StepWrites, Worker, WorkerOptions } from './worker.types.ts';
+export { LeaseLostError } from './lease.ts';
 export type { JobRow } from './jobs.store.ts';
 export { pruneCompletedJobs } from './jobs.store.ts';

@@ -55,17 +55,27 @@ export async function insertJobs(tx: Queryable, js: NewJobRow[]): Promise<JobRow
   );
 }
 
+/** Waiting jobs whose time has come. */
+const WAITING = `(status IN ('queued', 'failed') AND run_at <= now())`;
+/**
+ * Running jobs whose lease expired (their worker died or lost touch), except the claiming
+ * worker's own: it is still running those, and its next renewal keeps or gives them up.
+ */
+const EXPIRED = `(status = 'running' AND locked_until < now() AND locked_by IS DISTINCT FROM $1)`;
+
 /**
  * Take up to `limit` due jobs of `kinds`: waiting ones whose run_at has come, and running
- * ones whose lock expired (their worker died). SKIP LOCKED lets concurrent workers claim
- * disjoint sets without waiting on each other; each claim counts as an attempt.
+ * ones whose lease expired (`expiredOnly`: just those, for the frequent expiry sweep).
+ * SKIP LOCKED lets concurrent workers claim disjoint sets without waiting on each other;
+ * each claim counts as an attempt and holds the job for `leaseMs`.
  */
 export async function claimJobs(
   db: Queryable,
   workerId: string,
   kinds: string[],
   limit: number,
-  visibilityMs: number,
+  leaseMs: number,
+  expiredOnly = false,
 ): Promise<JobRow[]> {
   return db.query<JobRow>(
     `UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = $1,
@@ -73,30 +83,30 @@ export async function claimJobs(
      WHERE id IN (
        SELECT id FROM jobs
        WHERE kind = ANY($2::text[]) AND attempts < max_attempts
-         AND ((status IN ('queued', 'failed') AND run_at <= now())
-              OR (status = 'running' AND locked_until < now()))
+         AND ${expiredOnly ? EXPIRED : `(${WAITING} OR ${EXPIRED})`}
        ORDER BY run_at, id
        LIMIT $3
        FOR UPDATE SKIP LOCKED)
      RETURNING ${COLUMNS}`,
-    [workerId, kinds, limit, visibilityMs],
+    [workerId, kinds, limit, leaseMs],
   );
 }
 
 /**
  * Jobs whose worker died on their last allowed attempt: they become `dead` instead of
- * being claimed again (a job that kills its worker must not loop forever).
+ * being claimed again (a job that kills its worker must not loop forever). Never the
+ * sweeping worker's own (see EXPIRED).
  */
-export async function buryExpired(db: Queryable, kinds: string[]): Promise<JobRow[]> {
+export async function buryExpired(db: Queryable, workerId: string, kinds: string[]): Promise<JobRow[]> {
   return db.query<JobRow>(
     `UPDATE jobs SET status = 'dead', locked_by = NULL, locked_until = NULL, updated_at = now(),
             last_error = COALESCE(last_error || '; ', '') || 'lock expired: the worker stopped during the last attempt'
      WHERE id IN (
        SELECT id FROM jobs
-       WHERE kind = ANY($1::text[]) AND status = 'running' AND locked_until < now() AND attempts >= max_attempts
+       WHERE kind = ANY($2::text[]) AND ${EXPIRED} AND attempts >= max_attempts
        FOR UPDATE SKIP LOCKED)
      RETURNING ${COLUMNS}`,
-    [kinds],
+    [workerId, kinds],
   );
 }
 
@@ -142,14 +152,19 @@ export async function releaseJobs(db: Queryable, ids: string[], workerId: string
   );
 }
 
-/** Keep the locks of jobs still in hand (long handlers must not look dead). */
-export async function extendLocks(db: Queryable, ids: string[], workerId: string, visibilityMs: number): Promise<void> {
-  if (!ids.length) return;
-  await db.query(
+/**
+ * Renew the leases of jobs still in hand (long handlers must not look dead); returns the ids
+ * renewed. One missing was taken from this worker (claimed by another after its lease
+ * expired, handed back, or finished): it is no longer this worker's to finish.
+ */
+export async function extendLocks(db: Queryable, ids: string[], workerId: string, leaseMs: number): Promise<string[]> {
+  if (!ids.length) return [];
+  const rows = await db.query<{ id: string }>(
     `UPDATE jobs SET locked_until = now() + $3 * interval '1 millisecond'
-     WHERE id = ANY($1::text[]) AND status = 'running' AND locked_by = $2`,
-    [ids, workerId, visibilityMs],
+     WHERE id = ANY($1::text[]) AND status = 'running' AND locked_by = $2 RETURNING id`,
+    [ids, workerId, leaseMs],
   );
+  return rows.map((r) => r.id);
 }
 
 /**

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { testStores } from '../../../test/harness.ts';
 import { sleep, waitFor } from '../../../test/wait.ts';
 import { createLogger } from '../log.ts';
-import type { Db } from '../db/index.ts';
+import type { Db, Queryable } from '../db/index.ts';
+import { loadConfig } from '../../config.ts';
 import { createWorker, enqueue, type JobHandler, type JobRow, type Worker, type WorkerOptions } from './index.ts';
 
 const log = createLogger('silent');
@@ -222,12 +223,105 @@ for (const store of testStores) {
         },
       });
       const { id } = await add('t.long');
-      const w1 = worker(handlers('w1'), { visibilityMs: 300 });
+      const w1 = worker(handlers('w1'), { leaseMs: 300 });
       await w1.start();
       await waitFor(async () => runs.length === 1);
-      await worker(handlers('w2'), { visibilityMs: 300 }).start();
+      await worker(handlers('w2'), { leaseMs: 300 }).start();
       await waitFor(async () => (await job(id)).status === 'completed');
       assert.deepEqual(runs, ['w1']);
+    });
+
+    // Issue #17 finding 8: a dead worker's jobs come back after a short lease, not a long timeout.
+    it('a job held by a dead worker runs again about one lease later, found by the sweep between polls', async () => {
+      const started: number[] = [];
+      const { id } = await add('t.dead');
+      // As a worker that claimed it and died at once leaves it: running, its lease just begun.
+      await db.query(
+        `UPDATE jobs SET status = 'running', attempts = 1, locked_by = 'dead-worker',
+           locked_until = now() + interval '600 milliseconds' WHERE id = $1`,
+        [id],
+      );
+      const t0 = Date.now();
+      // A poll every minute: only the expiry sweep (a tenth of the lease) can find the job.
+      await worker(
+        { 't.dead': { run: async () => void started.push(Date.now()) } },
+        { leaseMs: 600, pollMs: 60_000 },
+      ).start();
+      await waitFor(async () => (await job(id)).status === 'completed', { timeoutMs: 5000 });
+      const after = started[0] - t0;
+      assert.ok(after >= 550 && after < 1500, `ran again ${after} ms after the claim (lease 600 ms)`);
+      assert.equal((await job(id)).attempts, 2);
+    });
+
+    it(
+      'a worker whose renewals fail loses the lease: the new holder runs the job, ' +
+        'and the old run is refused at completion (its work rolled back)',
+      async () => {
+        // Worker 1's store fails every lease renewal for a while (a store hiccup).
+        let hiccup = false;
+        const flaky: Db = {
+          ...db,
+          query: <T extends object>(sql: string, params?: unknown[]) =>
+            hiccup && /UPDATE jobs SET locked_until/.test(sql)
+              ? Promise.reject(new Error('store hiccup'))
+              : db.query<T>(sql, params),
+        };
+        let gate!: () => void;
+        const opened = new Promise<void>((r) => (gate = r));
+        const runs: string[] = [];
+        let signal: AbortSignal | undefined;
+        const record = (name: string, wait?: Promise<void>): JobHandler => ({
+          run: async (j, ctx) => {
+            runs.push(name);
+            signal = name === 'w1' ? ctx.signal : signal;
+            await wait;
+            await ctx.db.transaction(async (tx: Queryable) => {
+              await tx.query('INSERT INTO job_runs (job_id, worker) VALUES ($1, $2)', [j.id, name]);
+              await ctx.complete(tx);
+            });
+          },
+        });
+        const { id } = await add('t.lease');
+        const w1 = createWorker({
+          db: flaky,
+          log,
+          handlers: { 't.lease': record('w1', opened) },
+          pollMs: 50,
+          leaseMs: 300,
+          shutdownGraceMs: 2000,
+        });
+        workers.push(w1);
+        await w1.start();
+        await waitFor(() => runs.length === 1);
+        hiccup = true;
+        // Its lease expires; worker 2 claims the job and completes it.
+        await worker({ 't.lease': record('w2') }, { leaseMs: 300 }).start();
+        await waitFor(async () => (await job(id)).status === 'completed', { timeoutMs: 5000 });
+        assert.deepEqual(runs, ['w1', 'w2'], 'worker 1 never claimed its own expired job again');
+        hiccup = false;
+        // Its next renewal says the job is no longer its own.
+        await waitFor(() => signal?.aborted, { timeoutMs: 5000 });
+        gate();
+        await w1.idle();
+        const rows = await db.query<{ worker: string }>('SELECT worker FROM job_runs WHERE job_id = $1', [id]);
+        assert.deepEqual(
+          rows.map((r) => r.worker),
+          ['w2'],
+          'only the lease holder’s work committed',
+        );
+        const j = await job(id);
+        assert.equal(j.status, 'completed');
+        assert.equal(j.attempts, 2);
+        assert.equal(j.last_error, null, 'the refused run recorded no failure');
+      },
+    );
+
+    it('the lease is WORKER_LEASE_MS (default 10 s); the former WORKER_VISIBILITY_MS still works', () => {
+      assert.equal(loadConfig({}).WORKER_LEASE_MS, 10_000);
+      assert.equal(loadConfig({ WORKER_LEASE_MS: '4000' }).WORKER_LEASE_MS, 4000);
+      assert.equal(loadConfig({ WORKER_VISIBILITY_MS: '60000' }).WORKER_LEASE_MS, 60_000);
+      assert.equal(loadConfig({ WORKER_LEASE_MS: '5000', WORKER_VISIBILITY_MS: '60000' }).WORKER_LEASE_MS, 5000);
+      assert.throws(() => loadConfig({ WORKER_LEASE_MS: '10' }), /WORKER_LEASE_MS/);
     });
 
     it('two workers share a queue without running any job twice', async () => {

@@ -1,84 +1,18 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import type { Db, Queryable } from '../db/index.ts';
-import type { Logger } from '../log.ts';
+import type { Queryable } from '../db/index.ts';
 import { JOBS_CHANNEL } from './queue.ts';
 import {
   buryExpired,
   claimJobs,
   completeJob,
   expireAllLocks,
-  extendLocks,
   failJob,
   releaseJobs,
   type JobRow,
 } from './jobs.store.ts';
-
-export interface JobContext {
-  db: Db;
-  log: Logger;
-  /** This is the last allowed attempt: failing now makes the job `dead`. */
-  lastAttempt: boolean;
-  /**
-   * Mark the job completed inside the handler's own closing transaction, so the job's end
-   * commits with its work (and costs no statement of its own); the worker then does not
-   * complete it again. If that transaction fails, the handler must throw (the job is retried).
-   */
-  complete(tx: Queryable): Promise<void>;
-}
-
-/**
- * Writes a piece of work computed outside any transaction hands back to run inside the one
- * that completes its job: `write` in that transaction, `after` once it committed (best effort).
- */
-export interface StepWrites {
-  write(tx: Queryable): Promise<unknown>;
-  after?(): Promise<unknown>;
-}
-
-/**
- * What runs a job kind. Handlers MUST be idempotent: a job can run more than once (its
- * worker died after the work but before marking it done, or a stop released it while the
- * handler was still running). Check state before acting and make writes conditional.
- */
-export interface JobHandler {
-  run(job: JobRow, ctx: JobContext): Promise<void>;
-  /** Called once when the job is given up (`dead`), e.g. to mark the subject failed. */
-  onDead?(job: JobRow, error: string, ctx: Omit<JobContext, 'lastAttempt' | 'complete'>): Promise<void>;
-}
-
-export interface WorkerOptions {
-  db: Db;
-  handlers: Record<string, JobHandler>;
-  log: Logger;
-  /** Jobs run at once by this worker. */
-  concurrency?: number;
-  /** Poll interval: the fallback when a NOTIFY is missed, and how run_at/backoff come due. */
-  pollMs?: number;
-  /** How long a claim holds without a heartbeat before another worker may take the job. */
-  visibilityMs?: number;
-  /** Delay before retry number `attempt` (1-based count of attempts made). */
-  backoffMs?: (attempt: number) => number;
-  /** stop() waits this long for jobs in hand, then releases them. */
-  shutdownGraceMs?: number;
-  /**
-   * This is the only worker on the store (PGlite: the data-directory lock guarantees it), so
-   * at start every `running` job was left by a dead process and is due at once instead of
-   * after its lock expires.
-   */
-  exclusive?: boolean;
-}
-
-export interface Worker {
-  readonly id: string;
-  start(): Promise<void>;
-  /** Stop claiming; wait for jobs in hand up to the grace period, then hand the rest back. */
-  stop(): Promise<void>;
-  /** Claim and run due jobs now (tests and wake-ups). */
-  poke(): void;
-  /** Resolves when nothing is in hand (tests). */
-  idle(): Promise<void>;
-}
+import { createLeaseKeeper, LeaseLostError } from './lease.ts';
+import type { Worker, WorkerOptions } from './worker.types.ts';
 
 /** base, 2×base, 4×base … (base 1 s) capped at 10 minutes, with ±20 % jitter so retries do not stampede. */
 export function defaultBackoff(attempt: number, baseMs = 1000): number {
@@ -93,6 +27,9 @@ export function defaultBackoff(attempt: number, baseMs = 1000): number {
 const isPermanent = (err: unknown) =>
   !!err && typeof err === 'object' && (err as { permanent?: unknown }).permanent === true;
 
+/** What a claim looks for: every due job, or only jobs whose lease expired (the sweep). */
+type ClaimMode = 'all' | 'expired';
+
 const errorText = (err: unknown) => (err instanceof Error ? (err.stack ?? err.message) : String(err)).slice(0, 4000);
 
 /**
@@ -103,18 +40,36 @@ export function createWorker(opts: WorkerOptions): Worker {
   const { db, handlers, log } = opts;
   const concurrency = opts.concurrency ?? 4;
   const pollMs = opts.pollMs ?? 1000;
-  const visibilityMs = opts.visibilityMs ?? 300_000;
+  const leaseMs = opts.leaseMs ?? opts.visibilityMs ?? 10_000;
+  // Expired leases are looked for every tenth of a lease (at most every poll), so a dead
+  // worker's jobs run again about one lease after its last renewal, whatever the poll interval.
+  const sweepMs = Math.min(pollMs, Math.max(Math.floor(leaseMs / 10), 20));
   const backoff = opts.backoffMs ?? defaultBackoff;
   const grace = opts.shutdownGraceMs ?? 10_000;
   const kinds = Object.keys(handlers);
   const id = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
 
   const inHand = new Map<string, Promise<void>>();
+  const leases = createLeaseKeeper({
+    db,
+    workerId: id,
+    leaseMs,
+    heartbeatMs: opts.heartbeatMs ?? Math.max(Math.floor(leaseMs / 3), 20),
+    log,
+  });
   let running = false;
   let claiming = false;
-  let again = false;
+  /** A claim asked for while one ran: of every due job, or of expired ones only. */
+  let pending: ClaimMode | null = null;
+  /** Ask for another claim; asking for every due job covers asking for expired ones. */
+  const ask = (mode: ClaimMode) => void (pending = pending === 'all' ? 'all' : mode);
+  const takePending = () => {
+    const p = pending;
+    pending = null;
+    return p;
+  };
   let pollTimer: NodeJS.Timeout | null = null;
-  let beatTimer: NodeJS.Timeout | null = null;
+  let sweepTimer: NodeJS.Timeout | null = null;
   let unlisten: (() => Promise<void>) | null = null;
   let idleWaiters: (() => void)[] = [];
   let lastBury = 0;
@@ -122,17 +77,30 @@ export function createWorker(opts: WorkerOptions): Worker {
   async function runOne(job: JobRow): Promise<void> {
     const handler = handlers[job.kind];
     const ctx = { db, log: log.child({ job_id: job.id, kind: job.kind, attempt: job.attempts }) };
-    const lockLost = () => ctx.log.warn('job finished after its lock was lost; its new holder decides');
+    const lease = leases.hold(job.id);
     let completed = false;
     const complete = async (tx: Queryable) => {
       completed = true;
-      if (!(await completeJob(tx, job.id, id))) lockLost();
+      lease.finishing();
+      if (lease.lost || !(await completeJob(tx, job.id, id))) throw new LeaseLostError(job.id);
     };
     try {
-      await handler.run(job, { ...ctx, lastAttempt: job.attempts >= job.max_attempts, complete });
+      await handler.run(job, {
+        ...ctx,
+        lastAttempt: job.attempts >= job.max_attempts,
+        signal: lease.signal,
+        complete,
+      });
       // A transaction that completed the job and then rolled back made the handler throw.
-      if (!completed && !(await completeJob(db, job.id, id))) lockLost();
+      lease.finishing();
+      if (!completed && (lease.lost || !(await completeJob(db, job.id, id))))
+        ctx.log.warn('job finished after its lease was lost; its new holder decides');
     } catch (err) {
+      // Not ours any more: its new holder runs it (or it was handed back); nothing to record.
+      if (lease.lost || err instanceof LeaseLostError) {
+        ctx.log.warn({ err }, 'job ended after its lease was lost; its new holder runs it');
+        return;
+      }
       const message = errorText(err);
       const row = await failJob(db, job.id, id, message, backoff(job.attempts), isPermanent(err)).catch((e) => {
         ctx.log.error({ err: e }, 'could not record a job failure');
@@ -142,24 +110,23 @@ export function createWorker(opts: WorkerOptions): Worker {
         ctx.log.error({ err }, 'job is dead: no attempts left');
         await handler.onDead?.(row, message, ctx).catch((e) => ctx.log.error({ err: e }, 'onDead failed'));
       } else if (row) ctx.log.warn({ err, retry_at: row.run_at }, 'job failed; will retry');
+    } finally {
+      leases.drop(job.id);
     }
   }
 
-  async function claim(): Promise<void> {
+  /** Claim due jobs (`mode` 'expired': only jobs whose lease expired, for the sweep). */
+  async function claim(mode: ClaimMode = 'all'): Promise<void> {
     if (!running || !kinds.length) return;
-    if (claiming) {
-      again = true;
-      return;
-    }
+    if (claiming) return ask(mode);
     claiming = true;
     try {
-      do {
-        again = false;
-        // Locks expire after visibilityMs, so looking for expired ones once per poll interval
-        // is soon enough; a claim for every finished job (hundreds a second) need not look.
-        if (Date.now() - lastBury >= pollMs) {
+      for (let current: ClaimMode | null = mode; current; current = takePending()) {
+        // Looking for expired leases once per sweep interval is soon enough; a claim for every
+        // finished job (hundreds a second) need not look.
+        if (Date.now() - lastBury >= sweepMs) {
           lastBury = Date.now();
-          for (const job of await buryExpired(db, kinds)) {
+          for (const job of await buryExpired(db, id, kinds)) {
             log.error({ job_id: job.id, kind: job.kind }, 'job is dead: its worker stopped during the last attempt');
             await handlers[job.kind]
               .onDead?.(job, job.last_error ?? 'lock expired', { db, log })
@@ -168,7 +135,7 @@ export function createWorker(opts: WorkerOptions): Worker {
         }
         const free = concurrency - inHand.size;
         if (free <= 0 || !running) break;
-        const jobs = await claimJobs(db, id, kinds, free, visibilityMs);
+        const jobs = await claimJobs(db, id, kinds, free, leaseMs, current === 'expired');
         for (const job of jobs) {
           const p = runOne(job).finally(() => {
             inHand.delete(job.id);
@@ -177,8 +144,9 @@ export function createWorker(opts: WorkerOptions): Worker {
           });
           inHand.set(job.id, p);
         }
-        if (jobs.length === free) again = true; // there may be more
-      } while (again && running && inHand.size < concurrency);
+        if (jobs.length === free) ask(current); // there may be more
+        if (!running || inHand.size >= concurrency) break;
+      }
     } catch (err) {
       if (running) log.error({ err }, 'claiming jobs failed; retrying at the next poll');
     } finally {
@@ -213,15 +181,9 @@ export function createWorker(opts: WorkerOptions): Worker {
           return null;
         });
       pollTimer = setInterval(poke, pollMs);
-      beatTimer = setInterval(
-        () => {
-          extendLocks(db, [...inHand.keys()], id, visibilityMs).catch((err) =>
-            log.warn({ err }, 'extending job locks failed'),
-          );
-        },
-        Math.max(Math.floor(visibilityMs / 3), 50),
-      );
-      log.info({ worker: id, kinds, concurrency }, 'worker started');
+      if (sweepMs < pollMs) sweepTimer = setInterval(() => void claim('expired'), sweepMs);
+      leases.start();
+      log.info({ worker: id, kinds, concurrency, lease_ms: leaseMs }, 'worker started');
       poke();
     },
 
@@ -229,6 +191,7 @@ export function createWorker(opts: WorkerOptions): Worker {
       if (!running) return;
       running = false;
       if (pollTimer) clearInterval(pollTimer);
+      if (sweepTimer) clearInterval(sweepTimer);
       await unlisten?.().catch(() => {});
       unlisten = null;
       while (claiming) await new Promise((r) => setTimeout(r, 5));
@@ -243,7 +206,7 @@ export function createWorker(opts: WorkerOptions): Worker {
         log.warn({ jobs: ids }, 'stop: handing back jobs still running');
         await releaseJobs(db, ids, id).catch((err) => log.error({ err }, 'releasing jobs failed'));
       }
-      if (beatTimer) clearInterval(beatTimer);
+      leases.stop();
       log.info({ worker: id }, 'worker stopped');
     },
 
