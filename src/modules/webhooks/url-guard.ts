@@ -6,6 +6,9 @@ import { internalRange } from './address-policy.ts';
 /** Every address a host name resolves to (dns.lookup with `all`); tests inject one instead of real DNS. */
 export type Resolve = (hostname: string) => Promise<{ address: string; family: number }[]>;
 
+/** How long registering a webhook waits for its host name to resolve. */
+export const RESOLVE_TIMEOUT_MS = 3000;
+
 /** The system resolver (getaddrinfo: /etc/hosts, then DNS), in the order it answers. */
 export const systemResolve: Resolve = (hostname) => lookup(hostname, { all: true, verbatim: true });
 
@@ -45,10 +48,21 @@ export async function checkWebhookUrl(raw: string, allowPrivate: boolean, resolv
   let addresses: string[];
   if (isIP(host)) addresses = [host];
   else {
+    let timer: NodeJS.Timeout | undefined;
+    // A request must not wait on a slow resolver for as long as it likes (getaddrinfo has no deadline).
+    const late = new Promise<never>((_, fail) => {
+      timer = setTimeout(() => fail(new Error('timeout')), RESOLVE_TIMEOUT_MS);
+    });
     try {
-      addresses = (await resolve(host)).map((a) => a.address);
-    } catch {
-      throw reject(`host ${host} does not resolve`, raw);
+      addresses = (await Promise.race([resolve(host), late])).map((a) => a.address);
+    } catch (err) {
+      const why =
+        (err as Error).message === 'timeout'
+          ? `did not resolve within ${RESOLVE_TIMEOUT_MS / 1000} s`
+          : 'does not resolve';
+      throw reject(`host ${host} ${why}`, raw);
+    } finally {
+      clearTimeout(timer);
     }
     if (!addresses.length) throw reject(`host ${host} does not resolve`, raw);
   }

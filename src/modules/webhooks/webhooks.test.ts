@@ -14,7 +14,8 @@ import { createEventPublisher } from '../../platform/events/index.ts';
 import { internalRange } from './address-policy.ts';
 import { blockedCause, createDeliveryAgent } from './delivery-agent.ts';
 import { createWebhooksModule } from './index.ts';
-import type { Resolve } from './url-guard.ts';
+import { checkWebhookUrl, RESOLVE_TIMEOUT_MS, type Resolve } from './url-guard.ts';
+import type { AppError } from '../../shared/errors.ts';
 
 const log = createLogger('silent');
 /** Deliveries go through retries with back-off: wait longer than the default. */
@@ -95,6 +96,17 @@ describe('webhook address policy', () => {
     ]) {
       assert.equal(internalRange(a), null, a);
     }
+  });
+
+  it('a host name that does not resolve in time is a 422, not a request left waiting', async () => {
+    const never: Resolve = () => new Promise(() => {});
+    const started = performance.now();
+    await assert.rejects(checkWebhookUrl('https://slow.test/hook', false, never), (err: AppError) => {
+      assert.equal(err.code, 422);
+      assert.match(err.message, /did not resolve within 3 s/);
+      return true;
+    });
+    assert.ok(performance.now() - started < RESOLVE_TIMEOUT_MS + 1500);
   });
 
   it('the delivery dispatcher refuses a literal or a name resolving inside before connecting', async () => {
