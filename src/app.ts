@@ -42,7 +42,9 @@ function extractorFromConfig(config: Config): Extractor {
   }
   // The worker's extractions (every processed memory) leave the event loop; a search's query
   // extraction (one short text) stays on it, see searchFromConfig.
-  return config.EXTRACTOR_THREAD ? threadedLocalExtractor(LOCAL_EXTRACTOR_ID) : localExtractor();
+  return config.EXTRACTOR_THREAD
+    ? threadedLocalExtractor(LOCAL_EXTRACTOR_ID, { nice: config.BACKGROUND_NICE })
+    : localExtractor();
 }
 
 /** The compromise-based extractor, loaded on first use (docs/graph.md). */

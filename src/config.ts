@@ -157,6 +157,12 @@ export const configSchema = z
      * requests (bench:load). Started on the first extraction.
      */
     EXTRACTOR_THREAD: bool.default(true),
+    /**
+     * Scheduling priority (Linux nice, 0–19) of the threads doing background work: indexing
+     * embeddings and the worker's graph extraction. Above 0 they yield the CPU to what a request
+     * waits for (the event loop, query embeddings) when the cores are full; 0 shares them fairly.
+     */
+    BACKGROUND_NICE: int(10, 0).pipe(z.number().max(19)),
     LLM_BASE_URL: z.url().optional(),
     LLM_MODEL: z.string().min(1).optional(),
     LLM_API_KEY: z.string().optional(),

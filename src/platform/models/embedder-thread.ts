@@ -10,6 +10,15 @@ import { Worker } from 'node:worker_threads';
 import { EmbedderError, type Embedder, type EmbedderErrorCode } from './embedder.ts';
 import type { EmbedderConfig } from './from-config.ts';
 
+/**
+ * `nice`: the thread's scheduling priority (Linux nice, 0–19; per thread on Linux). Background
+ * work (indexing, graph extraction) runs at a lower priority than what a request waits for,
+ * so under a full CPU a search's query embedding is not queued behind an ingest's batches.
+ */
+export interface ThreadOptions {
+  nice?: number;
+}
+
 /** An {@link Embedder} backed by a worker thread; `close()` ends the thread. */
 export interface ThreadedEmbedder extends Embedder {
   close(): Promise<void>;
@@ -36,6 +45,7 @@ const ENTRY = new URL(`./embedder-thread.worker${import.meta.url.endsWith('.ts')
 export function threadedEmbedder(
   config: EmbedderConfig,
   meta: Pick<Embedder, 'id' | 'dimensions' | 'maxTokens'>,
+  opts: ThreadOptions = {},
 ): ThreadedEmbedder {
   // Calls are kept per thread: a thread that ends fails only its own calls, never those of
   // the thread started after it (its 'exit' can come after a new call already started one).
@@ -43,7 +53,7 @@ export function threadedEmbedder(
   let nextId = 0;
 
   function start() {
-    const w = new Worker(BOOT, { workerData: { entry: ENTRY.href, config } });
+    const w = new Worker(BOOT, { workerData: { entry: ENTRY.href, config, nice: opts.nice ?? 0 } });
     const pending = new Map<number, Pending>();
     const thread = { w, pending };
     // Idle threads must not keep the process alive; pending calls ref it again (see embed).

@@ -6,6 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Embedder } from './embedder.ts';
 import { ModelError } from './model-error.ts';
 import { createEmbedder, type EmbedderConfig } from './from-config.ts';
+import { lowerPriority } from './thread-priority.ts';
 
 const port = parentPort!;
 // A model that cannot be built (missing files) fails every call with its own error and code,
@@ -13,7 +14,8 @@ const port = parentPort!;
 let embedder: Embedder | undefined;
 let failure: unknown;
 /** What embedder-thread.ts starts this thread with. */
-const data = workerData as { entry: string; config: EmbedderConfig };
+const data = workerData as { entry: string; config: EmbedderConfig; nice: number };
+lowerPriority(data.nice);
 try {
   embedder = createEmbedder(data.config);
 } catch (err) {

@@ -35,13 +35,13 @@ const BOOT = new URL('../thread-boot.mjs', import.meta.url);
 const ENTRY = new URL(`./extractor-thread.worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
 
 /** The local (compromise + rules) extractor, `id` LOCAL_EXTRACTOR_ID, in a thread. */
-export function threadedLocalExtractor(id: string): ThreadedExtractor {
+export function threadedLocalExtractor(id: string, opts: { nice?: number } = {}): ThreadedExtractor {
   // Calls are kept per thread: a thread that ends fails only its own calls.
   let current: { w: Worker; pending: Map<number, Pending> } | null = null;
   let nextId = 0;
 
   function start() {
-    const w = new Worker(BOOT, { workerData: { entry: ENTRY.href } });
+    const w = new Worker(BOOT, { workerData: { entry: ENTRY.href, nice: opts.nice ?? 0 } });
     const pending = new Map<number, Pending>();
     const thread = { w, pending };
     w.unref();

@@ -2,12 +2,14 @@
  * Runs the local extractor inside a worker thread (see extractor-thread.ts): answers
  * `{ id, input }` with `{ id, extraction }` or `{ id, error }`.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import type { ExtractionInput } from './extractor.ts';
 import { createLocalExtractor } from './extractor.local.ts';
 import { ModelError } from './model-error.ts';
+import { lowerPriority } from './thread-priority.ts';
 
 const port = parentPort!;
+lowerPriority((workerData as { nice: number }).nice);
 const extractor = createLocalExtractor();
 
 const describe = (err: unknown) => ({

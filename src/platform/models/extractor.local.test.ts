@@ -312,6 +312,27 @@ describe('local extractor in its thread (EXTRACTOR_THREAD)', () => {
     }
   });
 
+  it(
+    'runs at the background priority it is given (Linux nice, per thread)',
+    { skip: process.platform !== 'linux' },
+    async () => {
+      // The nice value of each of this process's threads: field 19 of /proc/self/task/<tid>/stat.
+      const nices = () =>
+        fs.readdirSync('/proc/self/task').map((tid) => {
+          const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+          return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+        });
+      assert.ok(!nices().includes(7));
+      const threaded = threadedLocalExtractor(LOCAL_EXTRACTOR_ID, { nice: 7 });
+      try {
+        await threaded.extract({ content: texts[1], createdAt: MONDAY });
+        assert.equal(nices().filter((n) => n === 7).length, 1, 'exactly the extractor thread runs at nice 7');
+      } finally {
+        await threaded.close();
+      }
+    },
+  );
+
   it('fails the calls a dead thread held (retryable) and starts a new thread for the next call', async () => {
     const threaded = threadedLocalExtractor(LOCAL_EXTRACTOR_ID);
     try {

@@ -100,7 +100,10 @@ export function embeddersFromConfig(config: Config, log?: Logger): ConfiguredEmb
   let queryPrimary: Embedder;
   if ((spec.kind === 'use-lite' || spec.kind === 'onnx') && config.EMBEDDER_THREADS) {
     const meta = createEmbedder(spec); // id and sizes only; it never loads
-    threads.push((primary = threadedEmbedder(spec, meta)), (queryPrimary = threadedEmbedder(spec, meta)));
+    // Indexing is background work: it yields the CPU to the query thread (BACKGROUND_NICE).
+    primary = threadedEmbedder(spec, meta, { nice: config.BACKGROUND_NICE });
+    queryPrimary = threadedEmbedder(spec, meta);
+    threads.push(primary as ThreadedEmbedder, queryPrimary as ThreadedEmbedder);
   } else {
     primary = queryPrimary = createEmbedder(spec);
   }
