@@ -474,6 +474,12 @@ for (const store of testStores) {
       ['mint a key', 'POST', (x) => `/v1/namespace/${x.ns}/api-keys`, () => ({ name: 'intruder' })],
       ['list keys', 'GET', (x) => `/v1/namespace/${x.ns}/api-keys`],
       ['revoke a key', 'DELETE', (x) => `/v1/namespace/${x.ns}/api-keys/${x.key}`],
+      // Shared (non-personal) graph schemas are the application's to administer; reading stays open.
+      ['create an organization schema', 'POST', () => '/v1/schemas', () => ({ name: 'carols' })],
+      ['create a workspace schema', 'POST', () => '/v1/schemas', () => ({ name: 'carols', scope: 'workspace' })],
+      ['create a namespace schema', 'POST', () => '/v1/schemas', (x) => ({ name: 'carols', namespace_id: x.ns })],
+      ['change a namespace schema', 'PUT', (x) => `/v1/schemas/${x.schema}`, () => ({ description: 'defaced' })],
+      ['delete a namespace schema', 'DELETE', (x) => `/v1/schemas/${x.schema}`],
     ];
 
     it('an end-user session token naming another user gets 403 on every route that takes a user', async () => {
@@ -514,6 +520,42 @@ for (const store of testStores) {
       });
       assert.equal(own.statusCode, 200, own.body);
       assert.ok(!own.body.includes('lives in A1'), own.body);
+    });
+
+    it("an end-user session sees no status of another user's memory or batch: 404 as for an unknown id", async () => {
+      const session = { 'x-session-token': carol.token };
+      const paths = (x: Target) => [`/v1/memory/status/${x.mem}`, `/v1/memory/batch/status/${x.batch}`];
+      const [real, twin] = [paths(a1), paths(ghost(true))];
+      for (const [i, url] of real.entries()) {
+        attempts++;
+        const res = await t.app.inject({ url, headers: session });
+        if (res.statusCode < 300) succeeded++;
+        const missing = await t.app.inject({ url: twin[i], headers: session });
+        assert.equal(res.statusCode, 404, `${url}: ${res.body}`);
+        assert.equal(missing.statusCode, 404);
+        assert.deepEqual({ ...assertEnvelope(res, 404), error: '' }, { ...missing.json(), error: '' });
+        // The GET by id gives the same answer for the memory.
+        if (i === 0)
+          assert.equal((await t.app.inject({ url: `/v1/memory/${a1.mem}`, headers: session })).statusCode, 404);
+      }
+      for (const path of [`/ws/memory-status/${a1.mem}`, `/ws/memory-status/batch/${a1.batch}`]) {
+        attempts++;
+        const messages: any[] = [];
+        let closed!: Promise<number>;
+        await t.app.injectWS(
+          path,
+          { headers: session },
+          {
+            onInit: (ws) => {
+              ws.on('message', (d) => messages.push(JSON.parse(d.toString())));
+              closed = new Promise((resolve) => ws.on('close', (c) => resolve(c)));
+            },
+          },
+        );
+        const code = await closed;
+        if (messages.some((m) => m.type === 'status')) succeeded++;
+        assert.equal(code, 4404, path);
+      }
     });
 
     it('the same credential given twice differently, or a batch naming another organization, is refused', async () => {

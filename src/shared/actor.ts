@@ -1,4 +1,4 @@
-import { AppError } from './errors.ts';
+import { AppError, unprocessable } from './errors.ts';
 
 /** What a credential may do. Organization keys carry all three. */
 export type Permission = 'read' | 'write' | 'delete';
@@ -44,6 +44,19 @@ export function requireApiKey(actor: Actor, what: string): void {
   if (isEndUser(actor)) {
     throw new AppError(403, `An end-user token cannot ${what}; use the application's API key`, {
       credential: actor.methods.join(' + '),
+    });
+  }
+}
+
+/**
+ * 422 when a (deprecated) body field `organization_id` names another organization than the
+ * credential's: the organization always comes from the credential. One answer for every
+ * route that takes the field (add, batch, search).
+ */
+export function requireOwnOrganization(actor: Actor, organizationId: string | null | undefined): void {
+  if (organizationId && organizationId !== actor.organizationId) {
+    throw unprocessable('organization_id is taken from the API key and must not name another organization', {
+      fields: ['organization_id'],
     });
   }
 }

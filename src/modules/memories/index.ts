@@ -20,7 +20,7 @@ import { createMemoryStatusService } from './status.service.ts';
 
 export function createMemoriesModule(deps: MemoriesDeps) {
   const service = createMemoriesService(deps);
-  const status = createMemoryStatusService({ db: deps.db });
+  const status = createMemoryStatusService({ db: deps.db, users: deps.users });
   const routes: FastifyPluginAsyncZod = async (app) => {
     // Before the memory routes: the static /status/ segments stay visibly apart from /:memory_id.
     await app.register(statusRoutes(status));

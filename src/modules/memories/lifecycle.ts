@@ -24,6 +24,7 @@ import {
 } from './memories.store.ts';
 import type { SafetyFilter } from './safety.ts';
 import { aclLists } from './ownership.ts';
+import { endUserReader as readerOf, type Reader } from './reader.ts';
 import { enqueue } from '../../platform/jobs/index.ts';
 import type { Publish } from '../../platform/events/index.ts';
 import { MEMORY_PROCESS } from './memories.jobs.ts';
@@ -41,10 +42,8 @@ interface LifecycleDeps {
 
 const scopeOf = (actor: Actor) => ({ organizationId: actor.organizationId, namespaceId: actor.namespaceId });
 
-type Reader = { userId: string; entities: string[] } | undefined;
-
 /** A write by an end user needs ownership or a place on the memory's write list. */
-function checkWrite(row: MemoryRow, reader: Reader): void {
+function checkWrite(row: MemoryRow, reader: Reader | undefined): void {
   if (!reader || row.user_id === reader.userId) return;
   if (!row.acl_write.some((e) => reader.entities.includes(e))) {
     throw new AppError(403, 'You may read this memory but not change it (not on its write list)');
@@ -56,18 +55,8 @@ export function createMemoryLifecycle(deps: LifecycleDeps) {
   const { db, embedders, checkSize, publish, users, planGraph } = deps;
   const { resolveWriteNamespace } = deps.namespaces;
   const transitions = memoryTransitions(publish);
-  /**
-   * An end user acting with a session or Bearer token alone reaches only what they own or
-   * what an ACL shares with them; API keys are the application's own credential and act
-   * across their organization (or namespace).
-   */
-  async function endUserReader(actor: Actor): Promise<Reader> {
-    if (actor.methods.includes('api_key') || !actor.userId) return undefined;
-    const user = await users.get(db, actor.organizationId, actor.userId);
-    const entities = [`user:${actor.userId}`, `organization:${actor.organizationId}`];
-    if (user?.external_id) entities.push(`external_user:${user.external_id}`);
-    return { userId: actor.userId, entities };
-  }
+  /** The end user an actor is limited to (reader.ts), or undefined for an API key. */
+  const endUserReader = (actor: Actor) => readerOf(users, db, actor);
 
   return {
     async get(actor: Actor, id: string, safety?: SafetyFilter): Promise<MemoryObject> {

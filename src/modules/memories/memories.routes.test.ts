@@ -434,5 +434,107 @@ for (const store of testStores) {
       }
       ctx.diagnostic(JSON.stringify(outcomes));
     });
+
+    // A batch resolves (creates) its users before the per-group transactions; a user deleted in
+    // between made that group's items report code 500. Each group resolves its users again, key-
+    // share locked, inside its transaction: a user deleted meanwhile is created again on first
+    // sight (as a fresh POST /v1/memory would), and a user named by internal user_id that is
+    // gone is that item's 404.
+    it(
+      'a batch whose user is deleted meanwhile: ' + 'stored for a user made anew or the item is 404, never 500',
+      async (ctx) => {
+        const outcomes: Record<string, number> = {};
+        const itemCodes = (res: { json(): any }) => (res.json().errors ?? []).map((e: any) => e.code);
+        for (let round = 0; round < 30; round++) {
+          const ext = `leaver-${round}`;
+          const keeper = await addMemory(t, { content: `Keeper note ${round}.`, external_user_id: `keeper-${round}` });
+          const [{ user_id: keeperId }] = await t.db.query<{ user_id: string }>(
+            'SELECT user_id FROM memories WHERE id = $1',
+            [keeper],
+          );
+          const memories = [
+            { content: `Leaver note ${round} one.`, external_user_id: ext },
+            { content: `Leaver note ${round} two.`, external_user_id: ext },
+            { content: `Keeper note ${round} by id.`, user_id: keeperId },
+          ];
+          const batch = () => call('POST', '/v1/memory/batch', { memories });
+          const delLeaver = () => call('DELETE', `/v1/user?external_user_id=${ext}`);
+          const delKeeper = () => call('DELETE', `/v1/user/${keeperId}`);
+          const free = round % 2 === 1;
+          let b, d;
+          if (!free) {
+            // The leaver is deleted right after the batch created and looked up its users, before
+            // its group's transaction.
+            const deleted = interleave.after((sql) => /external_id = ANY/.test(sql), delLeaver);
+            b = await batch();
+            interleave.flush();
+            d = await deleted;
+            assert.equal(d.statusCode, 200, d.body);
+            assert.equal(b.statusCode, 200, `round ${round}: ${b.body}`);
+            // Stored for the leaver made anew: a live user of that external id owns them.
+            const owners = await t.db.query<{ external_id: string }>(
+              `SELECT u.external_id FROM memories m JOIN users u ON u.id = m.user_id
+             WHERE m.batch_id = $1 AND m.external_user_id = $2`,
+              [b.json().batch_id, ext],
+            );
+            assert.deepEqual(
+              owners.map((o) => o.external_id),
+              [ext, ext],
+            );
+          } else {
+            // Free-running: both users are deleted 0 to 6 event-loop turns after the batch starts.
+            const later = turns((round >> 1) % 7);
+            [b, d] = await Promise.all([batch(), later.then(delLeaver), later.then(delKeeper)]);
+            assert.ok([200, 404].includes(d.statusCode), d.body);
+          }
+          assert.ok([200, 207].includes(b.statusCode), `round ${round}: ${b.statusCode} ${b.body}`);
+          const codes = itemCodes(b);
+          assert.ok(
+            codes.every((c: number) => c === 404),
+            `round ${round}: items fail only as 404: ${b.body}`,
+          );
+          for (const e of b.json().errors ?? []) assert.equal(e.index, 2, 'only the item naming the deleted user_id');
+          const k = `${free ? 'free' : 'between'} ${b.statusCode}`;
+          outcomes[k] = (outcomes[k] ?? 0) + 1;
+        }
+        ctx.diagnostic(JSON.stringify(outcomes));
+      },
+    );
+  });
+
+  describe(`batch owners [${store.name}]`, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await startApp(store);
+    });
+    after(() => t.close());
+
+    it(
+      'an item naming an unknown internal user_id fails in its own slot (404); ' + 'the rest of its group is stored',
+      async () => {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/v1/memory/batch',
+          headers: { 'x-api-key': t.key },
+          payload: {
+            memories: [
+              { content: 'Stored for a named external user.', external_user_id: 'named' },
+              { content: 'Nobody has this id.', user_id: 'no-such-user' },
+              { content: 'Stored too.', external_user_id: 'named' },
+            ],
+          },
+        });
+        assert.equal(res.statusCode, 207, res.body);
+        const body = res.json();
+        assert.deepEqual(
+          body.errors.map((e: any) => [e.index, e.code]),
+          [[1, 404]],
+        );
+        assert.match(body.errors[0].error, /User no-such-user not found/);
+        assert.equal(body.total_successful, 2);
+        const stored = await t.db.query('SELECT 1 FROM memories WHERE batch_id = $1', [body.batch_id]);
+        assert.equal(stored.length, 2);
+      },
+    );
   });
 }

@@ -1,9 +1,9 @@
 import type { Db, Queryable } from '../../platform/db/index.ts';
 import type { Logger } from '../../platform/log.ts';
 import { requestPatternBudget, type GraphPlan, type GraphPolicy, type PatternBudget } from '../graph/index.ts';
-import { requireSelf, type UserDirectory, type UserRow } from '../users/index.ts';
+import { requireSelf, type UserDirectory } from '../users/index.ts';
 import type { NamespaceAccess } from '../namespaces/index.ts';
-import { requirePermission, type Actor } from '../../shared/actor.ts';
+import { requireOwnOrganization, requirePermission, type Actor } from '../../shared/actor.ts';
 import { AppError, unprocessable } from '../../shared/errors.ts';
 import { newId } from '../../shared/ids.ts';
 import { iso } from '../../shared/time.ts';
@@ -72,23 +72,28 @@ export function createMemoriesService(deps: MemoriesDeps) {
    * Insert prepared memories with their chunks, events and jobs (inside the caller's
    * transaction) in a few statements whatever their number: on PGlite every statement waits
    * its turn on the one connection, so a group of 100 memories stored one by one (~800
-   * statements) held up every other request for its whole length.
+   * statements) held up every other request for its whole length. Owners are resolved and
+   * locked here, in the transaction; an item whose owner cannot be (an unknown user_id) is
+   * not stored: its AppError stands in its place in the result, the others are stored.
    */
   async function storeAll(
     tx: Queryable,
     actor: Actor,
     items: { input: MemoryInput; plan: GraphPlan; chunks: ChunkData[]; bytes: number }[],
     opts: WriteOptions,
-    extra: { hook?: WebhookRequest | null; users?: Map<string, UserRow> } = {},
-  ): Promise<MemoryRow[]> {
+    extra: { hook?: WebhookRequest | null } = {},
+  ): Promise<(MemoryRow | AppError)[]> {
     const hook = extra.hook ?? null;
-    const owners = await resolveOwners(
+    const resolved = await resolveOwners(
       deps.users,
       tx,
       actor,
       items.map((x) => x.input),
-      extra.users,
     );
+    const kept = items.flatMap((item, i) => {
+      const owner = resolved[i];
+      return owner instanceof AppError ? [] : [{ ...item, owner }];
+    });
     const namespaces = new Map<string | undefined, Promise<string | null>>();
     const namespaceOf = (id: string | undefined) => {
       if (!namespaces.has(id)) namespaces.set(id, resolveWriteNamespace(tx, actor, id));
@@ -96,14 +101,14 @@ export function createMemoriesService(deps: MemoriesDeps) {
     };
     const organizationId = actor.organizationId;
     const news: NewMemory[] = [];
-    for (const [i, { input, plan, bytes }] of items.entries()) {
-      const acl = aclLists(owners[i], input.policy.acl);
+    for (const { input, plan, bytes, owner } of kept) {
+      const acl = aclLists(owner, input.policy.acl);
       news.push({
         id: newId(),
         organization_id: organizationId,
         namespace_id: await namespaceOf(input.namespaceId),
-        user_id: owners[i].userId,
-        external_user_id: owners[i].externalUserId,
+        user_id: owner.userId,
+        external_user_id: owner.externalUserId,
         content: input.content,
         type: input.type,
         metadata: input.metadata,
@@ -125,7 +130,7 @@ export function createMemoriesService(deps: MemoriesDeps) {
     const rows = await insertMemories(tx, news);
     await insertChunks(
       tx,
-      rows.map((memory, i) => ({ memory, chunks: items[i].chunks })),
+      rows.map((memory, i) => ({ memory, chunks: kept[i].chunks })),
     );
     // The subscription exists before the event that may trigger it (skip → completed at once).
     if (hook) for (const row of rows) await deps.webhooks.subscribe(tx, organizationId, { memoryId: row.id }, hook);
@@ -136,7 +141,8 @@ export function createMemoriesService(deps: MemoriesDeps) {
         rows.map((row) => ({ kind: MEMORY_PROCESS, organizationId, payload: { memory_id: row.id } })),
       );
     }
-    return rows;
+    const stored = rows.values();
+    return resolved.map((owner) => (owner instanceof AppError ? owner : stored.next().value!));
   }
 
   const added = (row: MemoryRow, chunks: ChunkData[]): AddedMemory => ({
@@ -147,7 +153,7 @@ export function createMemoriesService(deps: MemoriesDeps) {
   });
 
   function prepare(actor: Actor, body: AddMemoryBody, defaults: Partial<AddMemoryBody>, opts: WriteOptions) {
-    checkOrganization(actor, body.organization_id);
+    requireOwnOrganization(actor, body.organization_id);
     const input = normaliseMemory(body, defaults, opts);
     return { input, bytes: checkSize(input.content) };
   }
@@ -164,7 +170,11 @@ export function createMemoriesService(deps: MemoriesDeps) {
       const plan = await planGraph(db, actor, input.policy);
       const hook = await deps.webhooks.check(opts.webhook_url, opts.webhook_secret);
       const [chunks] = await buildChunks([input.content], embedders);
-      const [row] = await db.transaction((tx) => storeAll(tx, actor, [{ input, plan, chunks, bytes }], opts, { hook }));
+      const row = await db.transaction(async (tx) => {
+        const [stored] = await storeAll(tx, actor, [{ input, plan, chunks, bytes }], opts, { hook });
+        if (stored instanceof AppError) throw stored;
+        return stored;
+      });
       return added(row, chunks);
     },
 
@@ -182,7 +192,7 @@ export function createMemoriesService(deps: MemoriesDeps) {
     ) {
       requirePermission(actor, 'write');
       // The batch-level fields are the whole request's: refused as a whole, like an item's own.
-      checkOrganization(actor, defaults.organization_id);
+      requireOwnOrganization(actor, defaults.organization_id);
       await requireSelf(deps.users, db, actor, { userId: defaults.user_id, externalUserId: defaults.external_user_id });
       const hook = await deps.webhooks.check(opts.webhook_url, opts.webhook_secret);
       const batchId = newId();
@@ -229,9 +239,10 @@ export function createMemoriesService(deps: MemoriesDeps) {
         const e = await problemOf(ok[i]);
         if (e) errors.push(itemError(ok.splice(i, 1)[0].index, e));
       }
-      // Create the batch's new users first, in one statement of its own in a fixed order:
-      // inserting them inside concurrent group transactions in different orders deadlocks.
-      const users = await deps.users.resolveExternalMany(
+      // Create the batch's new users first, in one statement of its own in a fixed order, so
+      // the group transactions (which resolve and lock them again: one may be deleted in
+      // between) rarely insert users and hold new index entries while they store.
+      await deps.users.resolveExternalMany(
         db,
         actor.organizationId,
         ok.filter((x) => !x.input.userId && x.input.externalUserId).map((x) => x.input.externalUserId!),
@@ -260,17 +271,19 @@ export function createMemoriesService(deps: MemoriesDeps) {
               actor,
               group.map((x, i) => ({ ...x, plan: plans.get(x.index)!, chunks: chunks[i] })),
               { ...opts, batchId },
-              { users },
             ),
           );
-          rows.forEach((row, i) =>
-            successes.push({
-              index: group[i].index,
-              item: added(row, chunks[i]),
-              bytes: group[i].bytes,
-              storage: storageBytes(row, chunks[i]),
-            }),
-          );
+          rows.forEach((row, i) => {
+            const index = group[i].index;
+            if (row instanceof AppError) errors.push(itemError(index, row));
+            else
+              successes.push({
+                index,
+                item: added(row, chunks[i]),
+                bytes: group[i].bytes,
+                storage: storageBytes(row, chunks[i]),
+              });
+          });
         } catch (err) {
           if (!(err instanceof AppError)) deps.log?.error({ err, batchId }, 'storing a group of a batch failed');
           const e = err instanceof AppError ? err : new AppError(500, 'Storing this group of the batch failed');
@@ -297,15 +310,6 @@ export function createMemoriesService(deps: MemoriesDeps) {
       };
     },
   };
-}
-
-/** 422 when a deprecated organization_id names another organization than the credential's. */
-function checkOrganization(actor: Actor, organizationId: string | undefined): void {
-  if (organizationId && organizationId !== actor.organizationId) {
-    throw unprocessable('organization_id is taken from the API key and must not name another organization', {
-      fields: ['organization_id'],
-    });
-  }
 }
 
 /** A batch item refused with `e` (its index, in the batch result's `errors`). */

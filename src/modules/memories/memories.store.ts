@@ -1,5 +1,6 @@
 import { inOrderOf, toVector, type Queryable } from '../../platform/db/index.ts';
 import type { GraphPlan } from '../graph/index.ts';
+import type { Reader } from './reader.ts';
 import { safetySql, type SafetyFilter } from './safety.ts';
 
 export interface MemoryRow {
@@ -147,6 +148,15 @@ export function scopeSql(scope: Scope, params: unknown[]): string {
 }
 
 /**
+ * What an end user may read (reader.ts): their own memories, and others' whose read ACL names
+ * them, flagged ones excepted (owner-only). Pushes its parameters.
+ */
+export function readerSql(reader: Reader, params: unknown[]): string {
+  params.push(reader.userId, reader.entities);
+  return `(user_id = $${params.length - 1} OR (acl_read && $${params.length}::text[] AND risk <> 'flagged'))`;
+}
+
+/**
  * One memory in the scope; `safety` (consent/risk filter) and `reader` (an end user who
  * must own it or be on its read list) narrow it further, so a filtered-out memory is not found.
  */
@@ -154,14 +164,11 @@ export async function getMemory(
   db: Queryable,
   scope: Scope,
   id: string,
-  opts: { safety?: SafetyFilter; reader?: { userId: string; entities: string[] } } = {},
+  opts: { safety?: SafetyFilter; reader?: Reader } = {},
 ): Promise<MemoryRow | undefined> {
   const params: unknown[] = [id];
   const where = [`id = $1`, scopeSql(scope, params), ...safetySql(opts.safety, params, '')];
-  if (opts.reader) {
-    params.push(opts.reader.userId, opts.reader.entities);
-    where.push(`(user_id = $${params.length - 1} OR (acl_read && $${params.length}::text[] AND risk <> 'flagged'))`);
-  }
+  if (opts.reader) where.push(readerSql(opts.reader, params));
   const rows = await db.query<MemoryRow>(`SELECT ${MEMORY_COLUMNS} FROM memories WHERE ${where.join(' AND ')}`, params);
   return rows[0];
 }

@@ -1,7 +1,7 @@
 import type { Queryable } from '../../platform/db/index.ts';
 import type { Actor } from '../../shared/actor.ts';
 import { AppError, unprocessable } from '../../shared/errors.ts';
-import type { UserDirectory, UserRow } from '../users/index.ts';
+import type { UserDirectory } from '../users/index.ts';
 
 /** What ownership reads of the user directory. */
 export type OwnerDirectory = Pick<UserDirectory, 'get' | 'resolveExternal' | 'resolveExternalMany'>;
@@ -13,7 +13,8 @@ export interface Owner {
 
 /**
  * Whose memory this is: the deprecated internal `user_id` wins over `external_user_id`
- * (client docs); with neither, the caller. An external id is created on first sight.
+ * (client docs); with neither, the caller. An external id is created on first sight. Run in
+ * the writing transaction: the user found is key-share locked until it commits.
  */
 export async function resolveOwner(
   users: OwnerDirectory,
@@ -23,7 +24,7 @@ export async function resolveOwner(
   externalUserId?: string,
 ): Promise<Owner> {
   if (userId) {
-    const user = await users.get(db, actor.organizationId, userId);
+    const user = await users.get(db, actor.organizationId, userId, true);
     if (!user) throw new AppError(404, `User ${userId} not found`);
     if (externalUserId && user.external_id !== externalUserId) {
       throw unprocessable('Conflicting fields: user_id and external_user_id name different users', {
@@ -36,7 +37,7 @@ export async function resolveOwner(
     const user = await users.resolveExternal(db, actor.organizationId, externalUserId);
     return { userId: user.id, externalUserId };
   }
-  const me = actor.userId ? await users.get(db, actor.organizationId, actor.userId) : undefined;
+  const me = actor.userId ? await users.get(db, actor.organizationId, actor.userId, true) : undefined;
   if (!me)
     throw unprocessable('No user: send external_user_id (this credential has no user of its own)', {
       fields: ['external_user_id'],
@@ -45,35 +46,42 @@ export async function resolveOwner(
 }
 
 /**
- * resolveOwner for many writes (a batch group): their external users in two statements (none
- * when the caller resolved them already: `known`), the rare others (deprecated user_id, the
- * caller's own user, a known user deleted meanwhile) one lookup per distinct user.
+ * resolveOwner for many writes (a batch group), inside their transaction: their external
+ * users in two statements, created on first sight (again, when one was deleted since the batch
+ * first resolved it: what a fresh write would do) and key-share locked, so none can be deleted
+ * before the group commits; the rare others (deprecated user_id, the caller's own user, a user
+ * deleted between those two statements) one lookup per distinct user. An owner that cannot be
+ * resolved (an unknown user_id: 404) is that item's AppError, in its place; other items go on.
  */
 export async function resolveOwners(
   users: OwnerDirectory,
   db: Queryable,
   actor: Actor,
   items: { userId?: string; externalUserId?: string }[],
-  known?: Map<string, UserRow>,
-): Promise<Owner[]> {
-  const external =
-    known ??
-    (await users.resolveExternalMany(
-      db,
-      actor.organizationId,
-      items.filter((x) => !x.userId && x.externalUserId).map((x) => x.externalUserId!),
-    ));
-  const others = new Map<string, Promise<Owner>>();
-  const out: Owner[] = [];
+): Promise<(Owner | AppError)[]> {
+  const external = await users.resolveExternalMany(
+    db,
+    actor.organizationId,
+    items.filter((x) => !x.userId && x.externalUserId).map((x) => x.externalUserId!),
+  );
+  const others = new Map<string, Owner | AppError>();
+  const out: (Owner | AppError)[] = [];
   for (const x of items) {
     const user = !x.userId && x.externalUserId ? external.get(x.externalUserId) : undefined;
     if (user) {
       out.push({ userId: user.id, externalUserId: x.externalUserId! });
       continue;
     }
+    // One at a time: the statements share the transaction's connection anyway.
     const key = `${x.userId ?? ''}\u0000${x.externalUserId ?? ''}`;
-    if (!others.has(key)) others.set(key, resolveOwner(users, db, actor, x.userId, x.externalUserId));
-    out.push(await others.get(key)!);
+    if (!others.has(key)) {
+      const owner = await resolveOwner(users, db, actor, x.userId, x.externalUserId).catch((err: unknown) => {
+        if (err instanceof AppError) return err;
+        throw err;
+      });
+      others.set(key, owner);
+    }
+    out.push(others.get(key)!);
   }
   return out;
 }

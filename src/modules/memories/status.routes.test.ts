@@ -2,7 +2,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, testConfig, testStores, type TestApp } from '../../../test/harness.ts';
 import { assertEnvelope, authKit } from '../../../test/auth-kit.ts';
-import { makeKey, makeNamespace } from '../../../test/factories.ts';
+import { makeKey, makeNamespace, makeSession } from '../../../test/factories.ts';
 import { addMemory, post } from '../../../test/memory-helpers.ts';
 import { waitFor } from '../../../test/wait.ts';
 import { buildWorker } from '../../app.ts';
@@ -191,6 +191,75 @@ for (const store of testStores) {
       const mine = await addMemory(t, { content: 'Namespaced memory.', external_user_id: 'ns-user' }, key);
       assert.equal((await get(`/v1/memory/status/${mine}`, key)).statusCode, 200);
     });
+
+    it(
+      "an end user's own token sees the status of memories it may read (own or shared), " + 'else 404 like GET by id',
+      async () => {
+        const erin = await makeSession(t.db, t.orgId, 'erin');
+        const token = { 'x-session-token': erin.token };
+        const as = (url: string, headers: Record<string, string> = token) => t.app.inject({ url, headers });
+        const add = (content: string, owner: string, policy?: object) =>
+          addMemory(t, { content, external_user_id: owner, ...(policy ? { policy } : {}) });
+        const cases: [string, string, number][] = [
+          ['own', await add('Erin owns this.', 'erin'), 200],
+          ['shared with her', await add('Shared with Erin.', 'frank', { acl: { read: ['external_user:erin'] } }), 200],
+          [
+            'shared with the organization',
+            await add('For all.', 'frank', { acl: { read: [`organization:${t.orgId}`] } }),
+            200,
+          ],
+          [
+            'shared but flagged (owner-only)',
+            await add('Risky.', 'frank', { acl: { read: ['erin'] }, risk: 'flagged' }),
+            404,
+          ],
+          ["another user's", await add('Frank keeps this.', 'frank'), 404],
+        ];
+        for (const [label, id, code] of cases) {
+          const res = await as(`/v1/memory/status/${id}`);
+          assert.equal(res.statusCode, code, `${label}: ${res.body}`);
+          assert.equal((await as(`/v1/memory/${id}`)).statusCode, code, `${label}: GET by id answers the same`);
+          if (code === 404) {
+            // Exactly what an unknown id gets.
+            const ghost = (await as('/v1/memory/status/no-such-memory')).json();
+            assert.deepEqual({ ...assertEnvelope(res, 404), error: null }, { ...ghost, error: null });
+          } else assert.equal(res.json().memory_id, id);
+          // The application's key, alone or beside her token, is not limited to her.
+          assert.equal((await as(`/v1/memory/status/${id}`, { 'x-api-key': t.key, ...token })).statusCode, 200);
+        }
+
+        // Batches: only when she may read every memory in them (a batch records no creator).
+        const batch = async (memories: object[], headers: Record<string, string>) => {
+          const res = await t.app.inject({ method: 'POST', url: '/v1/memory/batch', headers, payload: { memories } });
+          assert.equal(res.statusCode, 200, res.body);
+          return res.json().batch_id as string;
+        };
+        const key = { 'x-api-key': t.key };
+        const hers = await batch([{ content: 'Her first.' }, { content: 'Her second.' }], token);
+        const sharedBatch = await batch(
+          [
+            { content: 'Erin item.', external_user_id: 'erin' },
+            { content: 'Frank item for Erin.', external_user_id: 'frank', policy: { acl: { read: ['erin'] } } },
+          ],
+          key,
+        );
+        const mixed = await batch(
+          [
+            { content: 'Erin item.', external_user_id: 'erin' },
+            { content: 'Frank private item.', external_user_id: 'frank' },
+          ],
+          key,
+        );
+        const seen = await as(`/v1/memory/batch/status/${hers}`);
+        assert.equal(seen.statusCode, 200, seen.body);
+        assert.equal(seen.json().progress.total, 2);
+        assert.equal((await as(`/v1/memory/batch/status/${sharedBatch}`)).statusCode, 200);
+        const refused = await as(`/v1/memory/batch/status/${mixed}`);
+        assert.equal(assertEnvelope(refused, 404).details, null);
+        assert.ok(!refused.body.includes('Frank'));
+        assert.equal((await get(`/v1/memory/batch/status/${mixed}`)).json().progress.total, 2, 'the key sees it whole');
+      },
+    );
 
     authKit(() => t, {
       label: 'GET /v1/memory/status/:id',

@@ -3,7 +3,9 @@ import { requirePermission, type Actor } from '../../shared/actor.ts';
 import { notFound } from '../../shared/errors.ts';
 import { iso } from '../../shared/time.ts';
 import { hasBatchEvent } from '../../platform/events/index.ts';
+import type { UserDirectory } from '../users/index.ts';
 import { BATCH_STORED } from './memory-events.ts';
+import { endUserReader } from './reader.ts';
 import {
   getBatchStatus,
   getMemoryStatus,
@@ -39,20 +41,26 @@ function overall(
   return counts.completed === 0 ? 'failed' : 'partial';
 }
 
-/** Processing status of memories and batches (spec §4.12). Another tenant's ids are not found. */
-export function createMemoryStatusService({ db }: { db: Db }) {
+/**
+ * Processing status of memories and batches (spec §4.12). Another tenant's ids are not found.
+ * An end user's own token (session or Bearer alone) sees, like `GET /v1/memory/{id}`, only
+ * memories they may read (own or ACL-shared), and a batch only when they may read every memory
+ * in it: a batch records no creator, and its counts and list would tell of the others.
+ * Anything else is the same 404 as an unknown id. The WebSocket streams read through here.
+ */
+export function createMemoryStatusService({ db, users }: { db: Db; users: Pick<UserDirectory, 'get'> }) {
   return {
     async memory(actor: Actor, id: string) {
       requirePermission(actor, 'read');
-      const row = await getMemoryStatus(db, scopeOf(actor), id);
+      const row = await getMemoryStatus(db, scopeOf(actor), id, await endUserReader(users, db, actor));
       if (!row) throw notFound(`Memory ${id}`);
       return statusView(row);
     },
 
     async batch(actor: Actor, batchId: string) {
       requirePermission(actor, 'read');
-      const rows = await getBatchStatus(db, scopeOf(actor), batchId);
-      if (!rows.length) throw notFound(`Batch ${batchId}`);
+      const rows = await getBatchStatus(db, scopeOf(actor), batchId, await endUserReader(users, db, actor));
+      if (!rows.length || rows.some((r) => !r.readable)) throw notFound(`Batch ${batchId}`);
       const counts = Object.fromEntries(MEMORY_STATES.map((s) => [s, 0])) as Record<MemoryState, number>;
       for (const r of rows) counts[r.status] = (counts[r.status] ?? 0) + 1;
       const done = counts.completed + counts.failed;

@@ -1,6 +1,7 @@
 import type { Queryable } from '../../platform/db/index.ts';
 import type { GraphPlan } from '../graph/index.ts';
-import { MEMORY_COLUMNS, scopeSql, type MemoryRow, type Scope } from './memories.store.ts';
+import { MEMORY_COLUMNS, readerSql, scopeSql, type MemoryRow, type Scope } from './memories.store.ts';
+import type { Reader } from './reader.ts';
 
 /** The lifecycle of a memory (client contract: retrieveStatus). */
 /**
@@ -28,20 +29,35 @@ const COLUMNS =
   'id, organization_id, batch_id, status, status_error, created_at, ' +
   'updated_at, processing_started_at, completed_at, failed_at';
 
-export async function getMemoryStatus(db: Queryable, scope: Scope, id: string): Promise<MemoryStatusRow | undefined> {
+/** One memory's status in the scope; with a `reader` (an end user), only a memory they may read. */
+export async function getMemoryStatus(
+  db: Queryable,
+  scope: Scope,
+  id: string,
+  reader?: Reader,
+): Promise<MemoryStatusRow | undefined> {
   const params: unknown[] = [id];
-  const rows = await db.query<MemoryStatusRow>(
-    `SELECT ${COLUMNS} FROM memories WHERE id = $1 AND ${scopeSql(scope, params)}`,
-    params,
-  );
+  const where = [`id = $1`, scopeSql(scope, params)];
+  if (reader) where.push(readerSql(reader, params));
+  const rows = await db.query<MemoryStatusRow>(`SELECT ${COLUMNS} FROM memories WHERE ${where.join(' AND ')}`, params);
   return rows[0];
 }
 
-/** Every memory of one batch visible in the scope, in insertion order. */
-export async function getBatchStatus(db: Queryable, scope: Scope, batchId: string): Promise<MemoryStatusRow[]> {
+/**
+ * Every memory of one batch visible in the scope, in insertion order, each with whether
+ * `reader` (an end user) may read it (always true without one).
+ */
+export async function getBatchStatus(
+  db: Queryable,
+  scope: Scope,
+  batchId: string,
+  reader?: Reader,
+): Promise<(MemoryStatusRow & { readable: boolean })[]> {
   const params: unknown[] = [batchId];
-  return db.query<MemoryStatusRow>(
-    `SELECT ${COLUMNS} FROM memories WHERE batch_id = $1 AND ${scopeSql(scope, params)} ORDER BY created_at, id`,
+  const where = `batch_id = $1 AND ${scopeSql(scope, params)}`;
+  const readable = reader ? readerSql(reader, params) : 'true';
+  return db.query<MemoryStatusRow & { readable: boolean }>(
+    `SELECT ${COLUMNS}, ${readable} AS readable FROM memories WHERE ${where} ORDER BY created_at, id`,
     params,
   );
 }

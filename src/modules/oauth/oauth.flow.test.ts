@@ -3,6 +3,10 @@ import assert from 'node:assert/strict';
 import { calculatePKCECodeChallenge } from 'openid-client';
 import { startApp, testStores, type TestApp } from '../../../test/harness.ts';
 import { assertEnvelope } from '../../../test/auth-kit.ts';
+import { makeOrg } from '../../../test/factories.ts';
+import type { Db, Queryable } from '../../platform/db/index.ts';
+import { userDirectory } from '../users/index.ts';
+import { resolveLoginUser } from './oauth.identity.ts';
 import {
   CALLBACK_URL,
   EXTENSION_REDIRECT,
@@ -200,6 +204,29 @@ for (const store of testStores) {
       assertEnvelope(await rig.token({ grant_type: 'authorization_code', code, redirect_uri: PLUGIN_REDIRECT }), 403);
     });
 
+    it('two concurrent first logins of one person end in one user, the same for both', async () => {
+      rig.idp.accounts.set('dana', { sub: 'dana', email: 'dana@example.com', name: 'Dana' });
+      // Both codes first, then both exchanges at once: their transactions overlap.
+      const codes = [(await rig.login('dana')).code, (await rig.login('dana')).code];
+      const answers = await Promise.all(
+        codes.map((code) => rig.token({ grant_type: 'authorization_code', code, redirect_uri: PLUGIN_REDIRECT })),
+      );
+      const ids: string[] = [];
+      for (const res of answers) {
+        assert.equal(res.statusCode, 200, res.body);
+        const me = await get('/me', { authorization: `Bearer ${res.json().access_token}` });
+        assert.equal(me.statusCode, 200, me.body);
+        ids.push(me.json().user_id);
+      }
+      assert.equal(ids[0], ids[1]);
+      const made = await t.db.query('SELECT id FROM users WHERE email = $1', ['dana@example.com']);
+      assert.deepEqual(
+        made.map((u: any) => u.id),
+        [ids[0]],
+        'no second, unlinked user',
+      );
+    });
+
     it('browser_extension uses its own provider client and allow-list', async () => {
       const { redirectUrl } = await rig.login('alice', { redirectUri: EXTENSION_REDIRECT });
       assert.equal(new URL(redirectUrl).searchParams.get('client_id'), 'engram-ext');
@@ -217,6 +244,87 @@ for (const store of testStores) {
       assert.equal(back.searchParams.get('state'), 'd1');
       const again = await rig.login('alice', { deny: true });
       assert.equal(assertEnvelope(await get(`/callback${again.callback.search}`), 400).details.error, 'access_denied');
+    });
+  });
+
+  // resolveLoginUser against another first login of the same person that commits between two
+  // of its statements. The other login runs on the same connection, right after the chosen
+  // statement: what a concurrent transaction committing there looks like under READ COMMITTED.
+  describe(`first logins racing [${store.name}]`, () => {
+    let db: Db;
+    let organizationId: string;
+    const issuer = 'https://idp.example.com';
+    before(async () => {
+      db = await store.open();
+      organizationId = (await makeOrg(db)).organizationId;
+    });
+    after(() => db.close());
+
+    const login = (tx: Queryable, subject: string) =>
+      resolveLoginUser(userDirectory, tx, {
+        organizationId,
+        issuer,
+        subject,
+        profile: { email: `${subject}@example.com`, displayName: subject, imageUrl: null },
+      });
+    /** `tx`, running each hook once, right after the first statement its `match` accepts. */
+    const hooked = (tx: Queryable, hooks: { match: RegExp; run: () => Promise<unknown> }[]): Queryable => ({
+      exec: (sql) => tx.exec(sql),
+      query: async <T extends object>(sql: string, params?: unknown[]) => {
+        const rows = await tx.query<T>(sql, params);
+        const i = hooks.findIndex((h) => h.match.test(sql));
+        if (i >= 0) await hooks.splice(i, 1)[0].run();
+        return rows;
+      },
+    });
+    /** The users made for `subject`, and the one its identity links to. */
+    const outcome = async (subject: string) => ({
+      made: (await db.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [`${subject}@example.com`])).map(
+        (u) => u.id,
+      ),
+      linked: (
+        await db.query<{ user_id: string }>(
+          'SELECT user_id FROM oauth_identities WHERE organization_id = $1 AND issuer = $2 AND subject = $3',
+          [organizationId, issuer, subject],
+        )
+      ).map((r) => r.user_id),
+    });
+
+    it('the other login links the person right after our look-up: its user, and no unlinked user left', async () => {
+      let theirs: string | undefined;
+      const ours = await db.transaction((tx) =>
+        login(hooked(tx, [{ match: /oauth_identities/, run: async () => (theirs = await login(tx, 'ivy')) }]), 'ivy'),
+      );
+      assert.ok(theirs);
+      assert.equal(ours, theirs);
+      assert.deepEqual(await outcome('ivy'), { made: [ours], linked: [ours] });
+    });
+
+    it('and that user is deleted before we read the link again: a user of our own, never none', async () => {
+      let theirs: string | undefined;
+      const ours = await db.transaction((tx) =>
+        login(
+          hooked(tx, [
+            { match: /oauth_identities/, run: async () => (theirs = await login(tx, 'jay')) },
+            // Where the insert of our link found theirs: their user goes (the link with it).
+            { match: /INSERT INTO oauth_identities/, run: () => tx.query('DELETE FROM users WHERE id = $1', [theirs]) },
+          ]),
+          'jay',
+        ),
+      );
+      assert.equal(typeof ours, 'string');
+      const { made, linked } = await outcome('jay');
+      assert.deepEqual(linked, [ours]);
+      assert.ok(made.includes(ours), 'the user returned exists');
+    });
+
+    it('concurrent first logins in their own transactions: one user, linked, for both (20 rounds)', async () => {
+      for (let round = 0; round < 20; round++) {
+        const subject = `kai-${round}`;
+        const ids = await Promise.all([0, 1].map(() => db.transaction((tx) => login(tx, subject))));
+        assert.equal(ids[0], ids[1], `round ${round}`);
+        assert.deepEqual(await outcome(subject), { made: [ids[0]], linked: [ids[0]] }, `round ${round}`);
+      }
     });
   });
 

@@ -2,9 +2,10 @@ import type { Queryable } from '../../platform/db/index.ts';
 import { forbidden } from '../../shared/errors.ts';
 import type { UserDirectory } from '../users/index.ts';
 import {
-  findIdentityUser,
   findOrganizationByIdOrName,
-  insertIdentity,
+  linkIdentity,
+  lockIdentityKey,
+  lockIdentityUser,
   touchIdentity,
   updateUserProfile,
   type Profile,
@@ -76,36 +77,34 @@ export async function resolveOrganization(
 /**
  * The internal user of (organization, issuer, subject), created on first login, with the
  * profile refreshed from the provider on every login. Run inside the caller's transaction;
- * a concurrent first login of the same person loses the identity insert and uses the winner's user.
+ * the user is locked until it commits (no deletion can take it from under the new session).
+ * Concurrent first logins of one person take turns: the later one finds the earlier one's
+ * user, so one person is one user and no unlinked user is left behind.
  */
 export async function resolveLoginUser(
   users: Pick<UserDirectory, 'insert'>,
   tx: Queryable,
   p: { organizationId: string; issuer: string; subject: string; profile: Profile },
 ): Promise<string> {
-  let userId = await findIdentityUser(tx, p.organizationId, p.issuer, p.subject);
+  const { organizationId, issuer, subject } = p;
+  let userId = await lockIdentityUser(tx, organizationId, issuer, subject);
   if (!userId) {
+    // A first login (or the user went meanwhile): wait for any other first login of this
+    // person, then look again.
+    await lockIdentityKey(tx, organizationId, issuer, subject);
+    userId = await lockIdentityUser(tx, organizationId, issuer, subject);
+  }
+  if (userId) {
+    await touchIdentity(tx, organizationId, issuer, subject);
+  } else {
     const user = await users.insert(tx, {
-      organizationId: p.organizationId,
+      organizationId,
       externalId: null,
       email: p.profile.email,
       displayName: p.profile.displayName,
     });
-    if (
-      await insertIdentity(tx, {
-        organizationId: p.organizationId,
-        issuer: p.issuer,
-        subject: p.subject,
-        userId: user.id,
-      })
-    ) {
-      userId = user.id;
-    } else {
-      userId = (await findIdentityUser(tx, p.organizationId, p.issuer, p.subject))!;
-    }
-  } else {
-    await touchIdentity(tx, p.organizationId, p.issuer, p.subject);
+    userId = await linkIdentity(tx, { organizationId, issuer, subject, userId: user.id });
   }
-  await updateUserProfile(tx, p.organizationId, userId, p.profile);
+  await updateUserProfile(tx, organizationId, userId, p.profile);
   return userId;
 }

@@ -97,31 +97,58 @@ export async function findOrganizationByIdOrName(db: Queryable, value: string): 
   return undefined;
 }
 
-/** The internal user a provider subject is in `organizationId`, if known. */
-export async function findIdentityUser(
-  db: Queryable,
+/**
+ * The internal user a provider subject is in `organizationId`, if known, its user row locked
+ * (`FOR NO KEY UPDATE`: the login updates its profile) until the transaction ends. The user
+ * is locked before the identity is touched, the order a user deletion takes them in (user
+ * row, then the identity by cascade), so a login and a deletion wait for each other instead
+ * of deadlocking; a deletion under way makes this wait and then find nothing.
+ */
+export async function lockIdentityUser(
+  tx: Queryable,
   organizationId: string,
   issuer: string,
   subject: string,
 ): Promise<string | undefined> {
-  const rows = await db.query<{ user_id: string }>(
-    'SELECT user_id FROM oauth_identities WHERE organization_id = $1 AND issuer = $2 AND subject = $3',
+  const rows = await tx.query<{ user_id: string }>(
+    `SELECT u.id AS user_id FROM oauth_identities i
+     JOIN users u ON u.organization_id = i.organization_id AND u.id = i.user_id
+     WHERE i.organization_id = $1 AND i.issuer = $2 AND i.subject = $3 FOR NO KEY UPDATE OF u`,
     [organizationId, issuer, subject],
   );
   return rows[0]?.user_id;
 }
 
-/** Link a subject to a user; false when a concurrent first login linked it first. */
-export async function insertIdentity(
-  db: Queryable,
+/**
+ * First logins of one person take turns (a transaction-scoped advisory lock on the identity):
+ * the second finds the first's identity once it commits, instead of making a user of its own
+ * that it then cannot link.
+ */
+export async function lockIdentityKey(
+  tx: Queryable,
+  organizationId: string,
+  issuer: string,
+  subject: string,
+): Promise<void> {
+  await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
+    JSON.stringify(['oauth_identity', organizationId, issuer, subject]),
+  ]);
+}
+
+/**
+ * Link a subject to a user, answering the linked user from the same statement: `userId`, or
+ * the user of a link made meanwhile (never a read after it, which could find nothing).
+ */
+export async function linkIdentity(
+  tx: Queryable,
   i: { organizationId: string; issuer: string; subject: string; userId: string },
-): Promise<boolean> {
-  const rows = await db.query(
+): Promise<string> {
+  const rows = await tx.query<{ user_id: string }>(
     `INSERT INTO oauth_identities (id, organization_id, issuer, subject, user_id) VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT (organization_id, issuer, subject) DO NOTHING RETURNING id`,
+     ON CONFLICT (organization_id, issuer, subject) DO UPDATE SET last_login_at = now() RETURNING user_id`,
     [newId(), i.organizationId, i.issuer, i.subject, i.userId],
   );
-  return rows.length === 1;
+  return rows[0].user_id;
 }
 
 export async function touchIdentity(

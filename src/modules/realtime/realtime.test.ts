@@ -2,7 +2,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { WebSocket } from 'ws';
 import { startApp, testConfig, testStores, type TestApp } from '../../../test/harness.ts';
-import { makeKey, makeNamespace, makeOrg, makeRevokedKey } from '../../../test/factories.ts';
+import { makeKey, makeNamespace, makeOrg, makeRevokedKey, makeSession } from '../../../test/factories.ts';
 import { addMemory, post } from '../../../test/memory-helpers.ts';
 import { waitFor } from '../../../test/wait.ts';
 import { buildWorker } from '../../app.ts';
@@ -147,6 +147,49 @@ for (const store of testStores) {
       const wrongMessage = await open(`/ws/memory-status/${id}`, {});
       wrongMessage.ws.send(JSON.stringify({ type: 'auth', api_key: other.key }));
       assert.equal((await wrongMessage.closed).code, 4404);
+    });
+
+    it("an end user's own token streams only what it may read; another user's memory or batch is 4404", async () => {
+      const gail = await makeSession(t.db, t.orgId, 'gail');
+      const session = { 'x-session-token': gail.token };
+      const hers = await addMemory(t, { content: 'Gail streams this.', external_user_id: 'gail' });
+      const shared = await addMemory(t, {
+        content: 'Hank shares this with Gail.',
+        external_user_id: 'hank',
+        policy: { acl: { read: ['external_user:gail'] } },
+      });
+      const his = await addMemory(t, { content: 'Hank keeps this.', external_user_id: 'hank' });
+      const batch = async (memories: object[]) => (await post(t, '/v1/memory/batch', { memories })).json().batch_id;
+      const herBatch = await batch([{ content: 'G1', external_user_id: 'gail' }]);
+      const mixedBatch = await batch([
+        { content: 'G2', external_user_id: 'gail' },
+        { content: 'H2', external_user_id: 'hank' },
+      ]);
+      const seen = async (path: string, headers: Record<string, string> = session) => {
+        const s = await open(path, headers);
+        await waitFor(() => s.messages.length === 1);
+        assert.equal(s.messages[0].type, 'status', `${path}: ${JSON.stringify(s.messages[0])}`);
+        s.ws.close();
+      };
+      const refused = async (path: string, headers: Record<string, string> = session, message?: object) => {
+        const s = await open(path, headers);
+        if (message) s.ws.send(JSON.stringify(message));
+        assert.equal((await s.closed).code, 4404, path);
+        assert.deepEqual(
+          s.messages.map((m) => [m.type, m.code]),
+          [['error', 404]],
+        );
+      };
+      await seen(`/ws/memory-status/${hers}`);
+      await seen(`/ws/memory-status/${shared}`);
+      await seen(`/ws/memory-status/batch/${herBatch}`);
+      await refused(`/ws/memory-status/${his}`);
+      await refused(`/ws/memory-status/batch/${mixedBatch}`);
+      // The same when the token comes in the first message.
+      await refused(`/ws/memory-status/${his}`, {}, { type: 'auth', session_token: gail.token });
+      // The application's key beside her token is not limited to her.
+      await seen(`/ws/memory-status/${his}`, { 'x-api-key': t.key, ...session });
+      await seen(`/ws/memory-status/batch/${mixedBatch}`, { 'x-api-key': t.key, ...session });
     });
 
     if (store.name === 'postgres') {

@@ -4,6 +4,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { startApp, testStores, type TestApp } from '../../../test/harness.ts';
 import { assertEnvelope, authKitFor } from '../../../test/auth-kit.ts';
 import { makeKey, makeNamespace, makeOrg, makeSession } from '../../../test/factories.ts';
+import { interleavingStore, turns } from '../../../test/interleave.ts';
 import { AppError } from '../../shared/errors.ts';
 import { ALL_PERMISSIONS, type Actor } from '../../shared/actor.ts';
 import { getActiveSchema } from './schemas.service.ts';
@@ -424,32 +425,35 @@ for (const store of testStores) {
       },
     );
 
-    it('a batch shares one pattern-matching budget across its items: the request is bounded, not each item', async () => {
-      // Each item's value costs 207 instructions × 16,000 characters ≈ 3.3M of the 10M budget
-      // (PATTERN_LIMITS.work): three are checked, the other two are refused unread, where a
-      // budget per item let a batch of 1,000 such items run for minutes.
-      const schema = await create({
-        name: 'budget',
-        status: 'active',
-        node_types: { Code: { properties: { v: { type: 'string', pattern: '^(?:[ab]{1,100}-)*[ab]*$' } } } },
-      });
-      const value = 'ab'.repeat(8_000);
-      const item = (i: number) => ({
-        content: `Code ${i} was read out.`,
-        external_user_id: 'budget',
-        memory_policy: {
-          mode: 'manual',
-          schema_id: schema.id,
-          nodes: [{ id: 'c', type: 'Code', properties: { v: value } }],
-        },
-      });
-      const res = await call('POST', '/v1/memory/batch', { memories: [0, 1, 2, 3, 4].map(item) });
-      assert.ok(res.statusCode < 500, res.body);
-      const body = res.json();
-      // Which two is the service's order of checking; that exactly two are refused is the budget.
-      const refused = (body.errors ?? []).map((e: any) => e.details.issues.map((i: any) => i.code));
-      assert.deepEqual(refused, [['limit_exceeded'], ['limit_exceeded']], res.body.slice(0, 600));
-    });
+    it(
+      'a batch shares one pattern-matching budget across its items: ' + 'the request is bounded, not each item',
+      async () => {
+        // Each item's value costs 207 instructions × 16,000 characters ≈ 3.3M of the 10M budget
+        // (PATTERN_LIMITS.work): three are checked, the other two are refused unread, where a
+        // budget per item let a batch of 1,000 such items run for minutes.
+        const schema = await create({
+          name: 'budget',
+          status: 'active',
+          node_types: { Code: { properties: { v: { type: 'string', pattern: '^(?:[ab]{1,100}-)*[ab]*$' } } } },
+        });
+        const value = 'ab'.repeat(8_000);
+        const item = (i: number) => ({
+          content: `Code ${i} was read out.`,
+          external_user_id: 'budget',
+          memory_policy: {
+            mode: 'manual',
+            schema_id: schema.id,
+            nodes: [{ id: 'c', type: 'Code', properties: { v: value } }],
+          },
+        });
+        const res = await call('POST', '/v1/memory/batch', { memories: [0, 1, 2, 3, 4].map(item) });
+        assert.ok(res.statusCode < 500, res.body);
+        const body = res.json();
+        // Which two is the service's order of checking; that exactly two are refused is the budget.
+        const refused = (body.errors ?? []).map((e: any) => e.details.issues.map((i: any) => i.code));
+        assert.deepEqual(refused, [['limit_exceeded'], ['limit_exceeded']], res.body.slice(0, 600));
+      },
+    );
 
     it(
       'scope rules: namespace scope needs a namespace, ' +
@@ -543,6 +547,70 @@ for (const store of testStores) {
     });
 
     it(
+      "an end user's own token keeps personal schemas only; " + 'shared ones need an API key; reading stays open',
+      async () => {
+        const ns = await makeNamespace(t.db, t.orgId);
+        const dana = await makeSession(t.db, t.orgId, 'dana');
+        const token = { 'x-session-token': dana.token };
+        const as = (method: any, url: string, payload?: unknown, headers: Record<string, string> = token) =>
+          t.app.inject({ method, url, headers, payload: payload as any });
+        const refused = async (res: Promise<LightMyRequestResponse>, what: string) => {
+          const r = await res;
+          assert.equal(r.statusCode, 403, `${what}: ${r.statusCode} ${r.body}`);
+          assert.match(failed(r, 403).error, /end-user token.*API key/, what);
+        };
+        // Creating anything but a personal schema (the default scope is organization-wide).
+        await refused(as('POST', '/v1/schemas', crm('dana-default')), 'default scope');
+        for (const scope of ['organization', 'workspace'])
+          await refused(as('POST', '/v1/schemas', { name: 'x', scope }), `scope ${scope}`);
+        await refused(as('POST', '/v1/schemas', { name: 'x', namespace_id: ns }), 'namespace by id');
+        await refused(
+          as('POST', '/v1/schemas', { name: 'x', scope: 'namespace', namespace_id: ns }),
+          'scope namespace',
+        );
+        const mine = await as('POST', '/v1/schemas', { ...crm('dana-own'), scope: 'personal' });
+        assert.equal(mine.statusCode, 201, mine.body);
+        const own = mine.json().data;
+        assert.deepEqual([own.scope, own.user_id], ['personal', dana.userId]);
+        // Their personal schema is theirs to change and delete, but not to widen.
+        const renamed = await as('PUT', `/v1/schemas/${own.id}`, { status: 'active', description: 'mine' });
+        assert.equal(renamed.statusCode, 200, renamed.body);
+        await refused(as('PUT', `/v1/schemas/${own.id}`, { scope: 'organization' }), 'widening to organization');
+        await refused(
+          as('PUT', `/v1/schemas/${own.id}`, { scope: 'namespace', namespace_id: ns }),
+          'moving to a namespace',
+        );
+        assert.equal((await as('GET', `/v1/schemas/${own.id}`)).json().data.scope, 'personal', 'still personal');
+
+        // Shared schemas: readable (get and list), but not theirs to change or delete.
+        const orgWide = await create({ ...crm('org-wide'), status: 'active' });
+        const inNs = await create({ name: 'ns-wide', namespace_id: ns });
+        for (const s of [orgWide, inNs]) {
+          const got = await as('GET', `/v1/schemas/${s.id}`);
+          assert.equal(got.statusCode, 200, got.body);
+          await refused(as('PUT', `/v1/schemas/${s.id}`, { description: 'defaced' }), `PUT ${s.scope}`);
+          await refused(as('DELETE', `/v1/schemas/${s.id}`), `DELETE ${s.scope}`);
+          const kept = (await call('GET', `/v1/schemas/${s.id}`)).json().data;
+          assert.deepEqual([kept.description, kept.status], [s.description, s.status], 'unchanged');
+        }
+        const listed = (await as('GET', '/v1/schemas?limit=100')).json().data.map((s: any) => s.id);
+        assert.ok(
+          [orgWide.id, inNs.id, own.id].every((id) => listed.includes(id)),
+          'listed',
+        );
+        assert.equal((await as('DELETE', `/v1/schemas/${own.id}`)).statusCode, 200);
+
+        // The application's key beside the token administers them; the token names the creator.
+        const both = { 'x-api-key': t.key, ...token };
+        const byApp = await as('POST', '/v1/schemas', { name: 'for-dana' }, both);
+        assert.equal(byApp.statusCode, 201, byApp.body);
+        assert.deepEqual([byApp.json().data.scope, byApp.json().data.user_id], ['organization', dana.userId]);
+        assert.equal((await as('PUT', `/v1/schemas/${orgWide.id}`, { description: 'by app' }, both)).statusCode, 200);
+        assert.equal((await as('DELETE', `/v1/schemas/${inNs.id}`, undefined, both)).statusCode, 200);
+      },
+    );
+
+    it(
       'getActiveSchema: active or deprecated schemas with their memory_policy; ' +
         'drafts only on request; 404 outside the caller',
       async () => {
@@ -627,6 +695,50 @@ for (const store of testStores) {
         () => ({ description: 'kit' }),
       );
       kit('DELETE /v1/schemas/:id', 'DELETE', () => `/v1/schemas/${known}`, 'delete');
+    });
+  });
+
+  // A schema created in a namespace while the namespace is deleted: the namespace is looked up
+  // and key-share locked inside the creating transaction, so the answer is the schema (then
+  // deleted with its namespace) or a 404, never the foreign-key failure (a 500) it was.
+  describe(`schema races [${store.name}]`, () => {
+    const racing = interleavingStore(store);
+    const { interleave } = racing;
+    let t: TestApp;
+    before(async () => {
+      t = await startApp(racing.store);
+    });
+    after(() => t.close());
+    const call = (method: any, url: string, payload?: unknown) =>
+      t.app.inject({ method, url, headers: { 'x-api-key': t.key }, payload: payload as any });
+
+    it('POST /v1/schemas racing DELETE of its namespace answers 201 or 404, never 5xx (40 rounds)', async (ctx) => {
+      const outcomes: Record<string, number> = {};
+      for (let round = 0; round < 40; round++) {
+        const ns = await makeNamespace(t.db, t.orgId);
+        const create = () => call('POST', '/v1/schemas', { name: `race-${round}`, namespace_id: ns });
+        const del = () => call('DELETE', `/v1/namespace/${ns}`);
+        let c, d;
+        if (round % 2 === 0) {
+          // The DELETE runs right after the create looked the namespace up, if it does so
+          // outside its transaction (as it did); else right after the create.
+          const deleted = interleave.after((sql) => /FROM namespaces WHERE organization_id/.test(sql), del);
+          c = await create();
+          interleave.flush();
+          d = await deleted;
+        } else {
+          [c, d] = await Promise.all([create(), turns((round >> 1) % 5).then(del)]);
+        }
+        assert.ok([201, 404].includes(c.statusCode), `round ${round} create: ${c.statusCode} ${c.body}`);
+        if (c.statusCode === 404) assert.equal(assertEnvelope(c, 404).success, false);
+        else assert.equal(c.json().data.namespace_id, ns);
+        assert.equal(d.statusCode, 200, d.body);
+        const left = await t.db.query('SELECT 1 FROM graph_schemas WHERE namespace_id = $1', [ns]);
+        assert.equal(left.length, 0, 'no schema outlives its namespace');
+        const k = `${round % 2 ? 'free' : 'between'} ${c.statusCode}`;
+        outcomes[k] = (outcomes[k] ?? 0) + 1;
+      }
+      ctx.diagnostic(JSON.stringify(outcomes));
     });
   });
 }

@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '../../platform/db/index.ts';
-import { requirePermission, type Actor } from '../../shared/actor.ts';
+import { requireApiKey, requirePermission, type Actor } from '../../shared/actor.ts';
 import { AppError, forbidden, notFound } from '../../shared/errors.ts';
 import { newId } from '../../shared/ids.ts';
 import { iso } from '../../shared/time.ts';
@@ -98,10 +98,21 @@ function checkOrganization(actor: Actor, body: UpdateSchemaBody): void {
 }
 
 /**
+ * Schemas other than `personal` are shared by everyone in their organization or namespace:
+ * administering them is the application's, so an end user's own token (session or Bearer
+ * alone) gets 403 and may keep only personal schemas. Reading stays open to it.
+ */
+function requireSchemaAdmin(actor: Actor, scope: SchemaScope): void {
+  if (scope !== 'personal')
+    requireApiKey(actor, `create, change or delete "${scope}" schemas (an end user's own are scope "personal")`);
+}
+
+/**
  * Where a schema lives, from the body (and the stored row on update). Defaults: scope
  * `namespace` when a namespace is given or the key is a namespace key, else `organization`.
  * `organization`/`workspace` schemas have no namespace and need an organization key;
- * `namespace` needs a namespace; `personal` needs a user (the creator).
+ * `namespace` needs a namespace; `personal` needs a user (the creator). Only `personal` is
+ * open to an end user's own token.
  */
 async function placement(
   db: Queryable,
@@ -116,6 +127,7 @@ async function placement(
   }
   const scope: SchemaScope =
     body.scope ?? current?.scope ?? (named || actor.namespaceId ? 'namespace' : 'organization');
+  requireSchemaAdmin(actor, scope);
   const orgWide = scope === 'organization' || scope === 'workspace';
   if (orgWide && actor.namespaceId) {
     throw forbidden(
@@ -139,6 +151,21 @@ async function placement(
   return { scope, namespaceId, userId };
 }
 
+/**
+ * The definition after applying `body` to `current` (or to nothing on create), checked. No
+ * store access: a create runs it before its transaction (patterns compile and defaults are
+ * matched here, which is no work to hold locks for).
+ */
+function definitionOf(actor: Actor, body: UpdateSchemaBody, current?: SchemaRow): GraphSchemaDefinition {
+  checkOrganization(actor, body);
+  const def = {
+    node_types: body.node_types ?? current?.node_types ?? {},
+    relationship_types: body.relationship_types ?? current?.relationship_types ?? {},
+  };
+  checkDefinition(def);
+  return def;
+}
+
 /** The stored fields after applying `body` to `current` (or to the defaults on create). */
 async function fieldsOf(
   db: Queryable,
@@ -146,11 +173,10 @@ async function fieldsOf(
   actor: Actor,
   body: UpdateSchemaBody,
   current?: SchemaRow,
+  definition: GraphSchemaDefinition = definitionOf(actor, body, current),
 ): Promise<SchemaFields> {
-  checkOrganization(actor, body);
-  const nodeTypes = body.node_types ?? current?.node_types ?? {};
-  const relationshipTypes = body.relationship_types ?? current?.relationship_types ?? {};
-  checkDefinition({ node_types: nodeTypes, relationship_types: relationshipTypes });
+  const nodeTypes = definition.node_types;
+  const relationshipTypes = definition.relationship_types;
   const place = await placement(db, ns, actor, body, current);
   const definitionChanged =
     body.node_types !== undefined || body.relationship_types !== undefined || body.memory_policy !== undefined;
@@ -178,6 +204,7 @@ export function createSchemasService(db: Db, namespaces: Pick<NamespaceAccess, '
   async function writable(q: Queryable, actor: Actor, id: string, lock = false): Promise<SchemaRow> {
     const row = await getSchemaRow(q, readerOf(actor), id, lock);
     if (!row) throw notFound(`Schema ${id}`);
+    requireSchemaAdmin(actor, row.scope);
     if (actor.namespaceId && row.namespace_id !== actor.namespaceId) {
       throw forbidden('A namespace API key can change only the schemas of its own namespace', {
         namespace_id: actor.namespaceId,
@@ -187,11 +214,19 @@ export function createSchemasService(db: Db, namespaces: Pick<NamespaceAccess, '
   }
 
   return {
+    /**
+     * The namespace is looked up and key-share locked inside the inserting transaction: a
+     * namespace deleted between a lookup outside it and the insert failed the foreign key (a
+     * 500); now its deletion waits for this create (and takes the schema with it), or this
+     * create finds it gone (a 404).
+     */
     async create(actor: Actor, body: CreateSchemaBody): Promise<UserGraphSchema> {
       requirePermission(actor, 'write');
-      return toSchemaItem(
-        await insertSchemaRow(db, newId(), actor.organizationId, await fieldsOf(db, namespaces, actor, body)),
-      );
+      const definition = definitionOf(actor, body);
+      return db.transaction(async (tx) => {
+        const fields = await fieldsOf(tx, namespaces, actor, body, undefined, definition);
+        return toSchemaItem(await insertSchemaRow(tx, newId(), actor.organizationId, fields));
+      });
     },
 
     async list(actor: Actor, q: ListSchemasQuery): Promise<{ items: UserGraphSchema[]; total: number }> {

@@ -126,6 +126,26 @@ for (const store of testStores) {
       );
     });
 
+    it('organization_id naming another organization is a 422 naming the field, as on add and batch', async () => {
+      const other = 'another-organization';
+      const search = await post(t, '/v1/memory/search', {
+        query: 'climbing',
+        external_user_id: 'priya',
+        organization_id: other,
+      });
+      const add = await post(t, '/v1/memory', { content: 'x', external_user_id: 'priya', organization_id: other });
+      const s = assertEnvelope(search, 422);
+      const a = assertEnvelope(add, 422);
+      assert.deepEqual(s.details, { fields: ['organization_id'] });
+      assert.deepEqual([s.error, s.details], [a.error, a.details], 'the same answer as add');
+      assert.ok(!search.body.includes('Priya'));
+      // The credential's own organization is accepted (the field is deprecated, not refused).
+      assert.ok(
+        (await searchContents(t, { query: 'peanut allergy', external_user_id: 'priya', organization_id: t.orgId }))
+          .length,
+      );
+    });
+
     it('no match is 200 with empty lists; empty query and unknown users behave', async () => {
       const none = await post(t, '/v1/memory/search', {
         query: 'xylophone quantum',

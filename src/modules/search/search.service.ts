@@ -1,6 +1,6 @@
 import type { Db } from '../../platform/db/index.ts';
 import type { Embedder } from '../../platform/models/embedder.ts';
-import { requirePermission, type Actor } from '../../shared/actor.ts';
+import { requireOwnOrganization, requirePermission, type Actor } from '../../shared/actor.ts';
 import { AppError, unprocessable } from '../../shared/errors.ts';
 import { newId } from '../../shared/ids.ts';
 import type { GraphReader } from '../graph/index.ts';
@@ -99,9 +99,8 @@ export function createSearchService(deps: SearchDeps) {
     actor: Actor,
     body: SearchBody,
   ): Promise<{ scope: SearchScope; hasSessions: boolean } | null> {
-    if (body.organization_id && body.organization_id !== actor.organizationId) {
-      throw new AppError(403, 'organization_id names another organization than the credential’s');
-    }
+    // 422 like add and batch: the organization comes from the credential.
+    requireOwnOrganization(actor, body.organization_id);
     if (actor.namespaceId && body.namespace_id && body.namespace_id !== actor.namespaceId) {
       throw new AppError(403, 'This API key is limited to its namespace', { namespace_id: actor.namespaceId });
     }

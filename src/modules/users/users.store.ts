@@ -17,11 +17,22 @@ export interface UserRow {
 const COLUMNS =
   'id, organization_id, external_id, email, display_name, image_url, type, metadata, created_at, updated_at';
 
-export async function getUser(db: Queryable, organizationId: string, id: string): Promise<UserRow | undefined> {
-  const rows = await db.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE organization_id = $1 AND id = $2`, [
-    organizationId,
-    id,
-  ]);
+/**
+ * A user by internal id. With `lock`, in a transaction, the row stays key-share locked until
+ * it ends (as resolveExternalUser's): a write naming the user cannot lose it to a deletion
+ * before it commits (its foreign key would fail: a 500); a deletion under way makes this wait
+ * and then find nothing.
+ */
+export async function getUser(
+  db: Queryable,
+  organizationId: string,
+  id: string,
+  lock = false,
+): Promise<UserRow | undefined> {
+  const rows = await db.query<UserRow>(
+    `SELECT ${COLUMNS} FROM users WHERE organization_id = $1 AND id = $2${lock ? ' FOR KEY SHARE' : ''}`,
+    [organizationId, id],
+  );
   return rows[0];
 }
 
