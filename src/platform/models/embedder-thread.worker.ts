@@ -1,12 +1,13 @@
 /**
  * Runs one embedder inside a worker thread (see embedder-thread.ts): answers
- * `{ id, texts }` with `{ id, vectors }` or `{ id, error }`.
+ * `{ id, input: texts }` with `{ id, result: vectors }` or `{ id, error }`.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Embedder } from './embedder.ts';
 import { ModelError } from './model-error.ts';
 import { createEmbedder, type EmbedderConfig } from './from-config.ts';
 import { lowerPriority } from './thread-priority.ts';
+import { serveThread } from './thread-client.ts';
 
 const port = parentPort!;
 // A model that cannot be built (missing files) fails every call with its own error and code,
@@ -28,11 +29,11 @@ const describe = (err: unknown) => ({
   retryable: err instanceof ModelError ? err.retryable : false,
 });
 
-port.on('message', async (m: { id: number; texts: string[] }) => {
-  try {
+serveThread<string[], number[][]>(
+  port,
+  async (texts) => {
     if (!embedder) throw failure;
-    port.postMessage({ id: m.id, vectors: await embedder.embed(m.texts) });
-  } catch (err) {
-    port.postMessage({ id: m.id, error: describe(err) });
-  }
-});
+    return embedder.embed(texts);
+  },
+  describe,
+);

@@ -1,12 +1,13 @@
 /**
  * Runs the local extractor inside a worker thread (see extractor-thread.ts): answers
- * `{ id, input }` with `{ id, extraction }` or `{ id, error }`.
+ * `{ id, input }` with `{ id, result }` or `{ id, error }`.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { ExtractionInput } from './extractor.ts';
+import type { Extraction, ExtractionInput } from './extractor.ts';
 import { createLocalExtractor } from './extractor.local.ts';
 import { ModelError } from './model-error.ts';
 import { lowerPriority } from './thread-priority.ts';
+import { serveThread } from './thread-client.ts';
 
 const port = parentPort!;
 lowerPriority((workerData as { nice: number }).nice);
@@ -19,10 +20,4 @@ const describe = (err: unknown) => ({
   retryable: err instanceof ModelError ? err.retryable : false,
 });
 
-port.on('message', async (m: { id: number; input: ExtractionInput }) => {
-  try {
-    port.postMessage({ id: m.id, extraction: await extractor.extract(m.input) });
-  } catch (err) {
-    port.postMessage({ id: m.id, error: describe(err) });
-  }
-});
+serveThread<ExtractionInput, Extraction>(port, (input) => extractor.extract(input), describe);
