@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', 'docs/**', 'migrations/**', '**/*.mjs', 'eslint.config.js'] },
+  { ignores: ['node_modules/**', 'dist/**', 'data/**', 'docs/**', 'migrations/**', '**/*.mjs', 'eslint.config.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

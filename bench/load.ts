@@ -1,6 +1,6 @@
 /**
  * Mixed load (issue #17, finding 9): searches while writes run, as a busy deployment sees
- * them. One real server process (src/main.ts) on a store made for the run is seeded through
+ * them. One real server process (the build, dist/main.js) on a store made for the run is seeded through
  * the batch endpoint (LOAD_SEED memories across LOAD_USERS users, processed to the end), then
  * LOAD_CONNECTIONS closed-loop clients (each sends its next request when its previous one
  * answered, over a kept-alive loopback connection) run for LOAD_SECONDS with this mix, drawn

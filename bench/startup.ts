@@ -5,14 +5,14 @@
  * to the first 200 of GET /health, of GET /ready, and until /ready says search is warm
  * (`search.ready`), and the RSS of the server's node process then (VmRSS from /proc, not the
  * npm or tsx wrappers' RSS). Prints the fresh start and the medians of the warm ones, for
- * `npm start` and for `node --import tsx src/main.ts` (the same without the two wrappers).
+ * `npm start`, for `node dist/main.js` (the build without the npm wrapper) and for `node --import tsx src/main.ts`.
  * No assertions.
  *
  *   npm run bench:startup
  *
  * Env: STARTUP_RUNS (warm starts per command, default 5), STARTUP_ROOTS (checkouts to start,
  * comma-separated, default this one: name two to compare them, started in turns),
- * STARTUP_COMMANDS (npm,node).
+ * STARTUP_COMMANDS (npm,node,tsx: `npm start`, `node dist/main.js`, `node --import tsx src/main.ts`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -27,7 +27,18 @@ const HERE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Checkouts to start; several are measured in turns, so a busy machine slows them alike. */
 const ROOTS = (process.env.STARTUP_ROOTS || HERE).split(',').map((r) => path.resolve(r));
 const RUNS = Number(process.env.STARTUP_RUNS || 5);
-const COMMANDS = (process.env.STARTUP_COMMANDS || 'npm,node').split(',');
+const COMMANDS = (process.env.STARTUP_COMMANDS || 'npm,node,tsx').split(',');
+/** What each command runs: `npm start` (the build, rebuilt if stale), the build alone, the source under tsx. */
+const COMMAND_LINES: Record<string, [string, string[]]> = {
+  npm: ['npm', ['start', '--silent']],
+  node: [process.execPath, ['dist/main.js']],
+  tsx: [process.execPath, ['--import', 'tsx', 'src/main.ts']],
+};
+const COMMAND_NAMES: Record<string, string> = {
+  npm: 'npm start',
+  node: 'node dist/main.js',
+  tsx: 'node --import tsx src/main.ts',
+};
 const POLL_MS = 10;
 const TIMEOUT_MS = 300_000; // a fresh DATA_DIR converts the GloVe table first
 
@@ -111,7 +122,7 @@ function serverPid(pid: number): number {
   } catch {
     return 0;
   }
-  return cmd.includes('src/main.ts') && /node/.test(cmd.split('\0')[0]) ? pid : 0;
+  return /src\/main\.ts|dist\/main\.js|scripts\/start\.mjs/.test(cmd) && /node/.test(cmd.split('\0')[0]) ? pid : 0;
 }
 
 function memoryMb(pid: number): { rss: number; peak: number } {
@@ -121,8 +132,7 @@ function memoryMb(pid: number): { rss: number; peak: number } {
 }
 
 function launch(root: string, command: string, env: Record<string, string>): ChildProcess {
-  const [file, args] =
-    command === 'npm' ? ['npm', ['start', '--silent']] : [process.execPath, ['--import', 'tsx', 'src/main.ts']];
+  const [file, args] = COMMAND_LINES[command] ?? COMMAND_LINES.node;
   return spawn(file, args, {
     cwd: root,
     // The default configuration but for where the store lives and the port.
@@ -220,7 +230,7 @@ console.log(
       .join(' ')}; ms from spawn to the first 200 (search: until /ready says search.ready)`,
 );
 for (const command of COMMANDS) {
-  const name = command === 'npm' ? 'npm start' : 'node --import tsx src/main.ts';
+  const name = COMMAND_NAMES[command] ?? command;
   const runs = ROOTS.map((root) => ({
     root,
     dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'engram-startup-')),

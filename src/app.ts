@@ -24,7 +24,7 @@ import { createOrganizationsModule, firstOrganization } from './modules/organiza
 import { createRealtimeModule } from './modules/realtime/index.ts';
 import { createSchemasModule } from './modules/schemas/index.ts';
 import { createSearchModule, prepareVectorStore } from './modules/search/index.ts';
-import { embeddersFromConfig } from './platform/models/index.ts';
+import { backgroundThread, embeddersFromConfig } from './platform/models/index.ts';
 import { createUsersModule, userDirectory } from './modules/users/index.ts';
 import { createWebhooksModule, type WebhookSettings } from './modules/webhooks/index.ts';
 
@@ -43,7 +43,7 @@ function extractorFromConfig(config: Config): Extractor {
   // The worker's extractions (every processed memory) leave the event loop; a search's query
   // extraction (one short text) stays on it, see searchFromConfig.
   return config.EXTRACTOR_THREAD
-    ? threadedLocalExtractor(LOCAL_EXTRACTOR_ID, { nice: config.BACKGROUND_NICE })
+    ? threadedLocalExtractor(LOCAL_EXTRACTOR_ID, backgroundThread(config))
     : localExtractor();
 }
 

@@ -163,6 +163,12 @@ export const configSchema = z
      * waits for (the event loop, query embeddings) when the cores are full; 0 shares them fairly.
      */
     BACKGROUND_NICE: int(10, 0).pipe(z.number().max(19)),
+    /**
+     * The background threads (indexing embedder, extractor) end after this long without work
+     * and start again with the next (~0.3 s to load): an idle server does not keep their
+     * model and parser (~60 MB each). 0 keeps them.
+     */
+    BACKGROUND_THREAD_IDLE_MS: int(60_000, 0),
     LLM_BASE_URL: z.url().optional(),
     LLM_MODEL: z.string().min(1).optional(),
     LLM_API_KEY: z.string().optional(),

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureBuilt } from '../scripts/build.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -13,7 +14,8 @@ export interface Server {
 }
 
 /**
- * Run `src/main.ts` as a real process (how operators run Engram) with `env` on top of ours.
+ * Run the server as a real process, as `npm start` runs it: the build of `src/` (dist/main.js,
+ * rebuilt first if a source changed), with `env` on top of ours.
  * SERVER_NODE_ARGS adds node flags to it, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to
  * profile a bench's server (node refuses --cpu-prof in NODE_OPTIONS).
  */
@@ -23,7 +25,8 @@ export function runMain(env: Record<string, string>): {
   exited: Promise<number | null>;
 } {
   const nodeArgs = (process.env.SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], {
+  ensureBuilt();
+  const proc = spawn(process.execPath, [...nodeArgs, 'dist/main.js'], {
     cwd: ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

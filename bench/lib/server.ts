@@ -1,5 +1,5 @@
 /**
- * Servers and stores for benchmarks: `src/main.ts` as a real process (test/process.ts)
+ * Servers and stores for benchmarks: the built server as a real process (test/process.ts)
  * on PGlite in a directory or on a PostgreSQL database made for the run.
  */
 import { randomBytes } from 'node:crypto';

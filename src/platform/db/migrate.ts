@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ROOT_DIR } from '../root.ts';
 import type { Db } from './db.ts';
 
-const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../migrations');
+const MIGRATIONS_DIR = path.join(ROOT_DIR, 'migrations');
 /** Serialises migrations across processes starting at once on one PostgreSQL. */
 const MIGRATION_LOCK = 72_420_001;
 

@@ -8,13 +8,12 @@
  * as messages; a transaction stays open in the thread across them.
  */
 import fs from 'node:fs';
-import { Worker } from 'node:worker_threads';
+import { siblingEntry, startThread } from '../thread-start.ts';
 import type { Db, Queryable, Row } from './db.ts';
 import { acquireDirLock } from './dir-lock.ts';
 import type { ErrorReply, Request } from './pglite-thread.worker.ts';
 
-const BOOT = new URL('../thread-boot.mjs', import.meta.url);
-const ENTRY = new URL(`./pglite-thread.worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+const ENTRY = siblingEntry('pglite-thread.worker', import.meta.url);
 
 type Reply =
   | { id: number; rows?: Row[]; tx?: number; error?: ErrorReply }
@@ -39,9 +38,7 @@ export async function openPgliteThread(dataDir?: string, opts: { sharedBuffersMb
     fs.mkdirSync(dataDir, { recursive: true });
     release = acquireDirLock(dataDir);
   }
-  const w = new Worker(BOOT, {
-    workerData: { entry: ENTRY.href, dataDir: dataDir ?? null, sharedBuffersMb: opts.sharedBuffersMb ?? null },
-  });
+  const w = startThread(ENTRY, { dataDir: dataDir ?? null, sharedBuffersMb: opts.sharedBuffersMb ?? null });
   const pending = new Map<number, { resolve(r: Reply & { id: number }): void; reject(e: Error): void }>();
   const listeners = new Map<number, (payload: string) => void>();
   let nextId = 1;

@@ -69,6 +69,27 @@ describe('embedder in a worker thread', () => {
     },
   );
 
+  it('ends an idle thread after idleExitMs, not one with a call in flight; the next call starts it', async () => {
+    const idle = threadedEmbedder({ kind: 'use-lite' }, local, { idleExitMs: 300 });
+    try {
+      assert.equal(idle.alive(), false); // started by the first call, not before
+      const first = await idle.embed(['the first call starts the thread']);
+      assert.equal(idle.alive(), true);
+      // A call longer than the idle time keeps the thread: the timer starts when none is pending.
+      const pending = idle.embed(Array.from({ length: 120 }, (_, i) => `a text to keep the thread busy, ${i}`));
+      await new Promise((r) => setTimeout(r, 400));
+      assert.equal(idle.alive(), true);
+      assert.equal((await pending).length, 120);
+      await new Promise((r) => setTimeout(r, 700));
+      assert.equal(idle.alive(), false, 'ended after 300 ms without calls');
+      const [again] = await idle.embed(['the first call starts the thread']);
+      assert.equal(idle.alive(), true);
+      assert.ok(dot(first[0], again) > 0.999999, 'the restarted thread embeds the same');
+    } finally {
+      await idle.close();
+    }
+  });
+
   it('refuses what cannot be sent to the thread, without leaving the call pending', async () => {
     await assert.rejects(
       threaded.embed([Symbol('x') as never]),

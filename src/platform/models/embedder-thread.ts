@@ -8,6 +8,7 @@
  */
 import { EmbedderError, type Embedder, type EmbedderErrorCode } from './embedder.ts';
 import type { EmbedderConfig } from './from-config.ts';
+import { siblingEntry } from '../thread-start.ts';
 import { threadClient } from './thread-client.ts';
 
 /**
@@ -17,14 +18,18 @@ import { threadClient } from './thread-client.ts';
  */
 export interface ThreadOptions {
   nice?: number;
+  /** End the thread after this long without calls (see thread-client.ts). */
+  idleExitMs?: number;
 }
 
 /** An {@link Embedder} backed by a worker thread; `close()` ends the thread. */
 export interface ThreadedEmbedder extends Embedder {
+  /** Whether its thread is running (it starts on a call and may end when idle). */
+  alive(): boolean;
   close(): Promise<void>;
 }
 
-const ENTRY = new URL(`./embedder-thread.worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+const ENTRY = siblingEntry('embedder-thread.worker', import.meta.url);
 
 /**
  * Run the embedder `config` describes (a serialisable config: local kinds such as `use-lite`
@@ -39,6 +44,7 @@ export function threadedEmbedder(
   const thread = threadClient<string[], number[][]>({
     entry: ENTRY,
     data: { config, nice: opts.nice ?? 0 },
+    idleExitMs: opts.idleExitMs,
     lost: (why) => new EmbedderError('unavailable', `${meta.id} embedder thread ${why}`, true),
     failed: (e) => new EmbedderError(e.code as EmbedderErrorCode, e.message, e.retryable),
     unsendable: (err) => new EmbedderError('invalid_input', `texts for ${meta.id}: ${err.message}`),
@@ -46,6 +52,7 @@ export function threadedEmbedder(
   return {
     ...meta,
     embed: (texts) => (texts.length ? thread.call(texts) : Promise.resolve([])),
+    alive: () => thread.alive(),
     close: () => thread.close(),
   };
 }

@@ -14,6 +14,8 @@ import {
   type Extractor,
   type ExtractorErrorCode,
 } from './extractor.ts';
+import { siblingEntry } from '../thread-start.ts';
+import type { ThreadOptions } from './embedder-thread.ts';
 import { threadClient } from './thread-client.ts';
 
 /** An {@link Extractor} backed by a worker thread; `close()` ends the thread. */
@@ -21,13 +23,17 @@ export interface ThreadedExtractor extends Extractor {
   close(): Promise<void>;
 }
 
-const ENTRY = new URL(`./extractor-thread.worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+const ENTRY = siblingEntry('extractor-thread.worker', import.meta.url);
 
-/** The local (compromise + rules) extractor, `id` LOCAL_EXTRACTOR_ID, in a thread at `nice`. */
-export function threadedLocalExtractor(id: string, opts: { nice?: number } = {}): ThreadedExtractor {
+/**
+ * The local (compromise + rules) extractor, `id` LOCAL_EXTRACTOR_ID, in a thread (`nice`,
+ * `idleExitMs`: see embedder-thread.ts).
+ */
+export function threadedLocalExtractor(id: string, opts: ThreadOptions = {}): ThreadedExtractor {
   const thread = threadClient<ExtractionInput, Extraction>({
     entry: ENTRY,
     data: { nice: opts.nice ?? 0 },
+    idleExitMs: opts.idleExitMs,
     lost: (why) => new ExtractorError('unavailable', `extractor thread ${why}`, true),
     failed: (e) => new ExtractorError(e.code as ExtractorErrorCode, e.message, e.retryable),
     unsendable: (err) => new ExtractorError('invalid_input', `extraction input: ${err.message}`, false),

@@ -7,7 +7,7 @@ import type { Config } from '../../config.ts';
 import { createLogger, type Logger } from '../log.ts';
 import { cachedEmbedder } from './cache.ts';
 import { EmbedderError, type Embedder, type Embedders } from './embedder.ts';
-import { threadedEmbedder, type ThreadedEmbedder } from './embedder-thread.ts';
+import { threadedEmbedder, type ThreadedEmbedder, type ThreadOptions } from './embedder-thread.ts';
 import { gloveTableMissing } from './glove-cache.ts';
 import { createGloveSifEmbedder, type GloveSifOptions } from './glove-sif.ts';
 import { createOnnxSentenceEmbedder, type OnnxSentenceOptions } from './onnx-sentence.ts';
@@ -93,6 +93,11 @@ interface ConfiguredEmbedders {
  * fills it in once the files exist and the process restarts). `log` defaults to a logger at
  * LOG_LEVEL.
  */
+/** How a thread doing background work (indexing, graph extraction) runs: lower priority, ended when idle. */
+export function backgroundThread(config: Config): ThreadOptions {
+  return { nice: config.BACKGROUND_NICE, idleExitMs: config.BACKGROUND_THREAD_IDLE_MS || undefined };
+}
+
 export function embeddersFromConfig(config: Config, log?: Logger): ConfiguredEmbedders {
   const threads: ThreadedEmbedder[] = [];
   const spec = primaryConfig(config);
@@ -101,7 +106,7 @@ export function embeddersFromConfig(config: Config, log?: Logger): ConfiguredEmb
   if ((spec.kind === 'use-lite' || spec.kind === 'onnx') && config.EMBEDDER_THREADS) {
     const meta = createEmbedder(spec); // id and sizes only; it never loads
     // Indexing is background work: it yields the CPU to the query thread (BACKGROUND_NICE).
-    primary = threadedEmbedder(spec, meta, { nice: config.BACKGROUND_NICE });
+    primary = threadedEmbedder(spec, meta, backgroundThread(config));
     queryPrimary = threadedEmbedder(spec, meta);
     threads.push(primary as ThreadedEmbedder, queryPrimary as ThreadedEmbedder);
   } else {
@@ -148,7 +153,8 @@ export function embeddersFromConfig(config: Config, log?: Logger): ConfiguredEmb
     },
     async load() {
       await Promise.all([
-        ...[...new Set([primary, queryPrimary])].map((e) => e.embed(['warm up'])),
+        // The query side only: the indexing thread starts with the first memory to index.
+        queryPrimary.embed(['warm up']),
         // A missing model drops the secondary (see optional()); anything else still fails the start.
         secondary?.embed(['warm up']).catch((err: unknown) => {
           if (!isMissing(err)) throw err;

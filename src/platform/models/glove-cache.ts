@@ -18,7 +18,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ROOT_DIR } from '../root.ts';
 import { EmbedderError } from './embedder.ts';
 import { readTopWords, type ExtractedWords, type GloveSource } from './glove-convert.ts';
 
@@ -79,7 +79,7 @@ export const PREBUILT_DIR_ENV = 'ENGRAM_MODELS_PREBUILT_DIR';
  */
 export function prebuiltModelsDir(env: Record<string, string | undefined> = process.env): string {
   const override = env[PREBUILT_DIR_ENV];
-  return path.resolve(override || fileURLToPath(new URL('../../../.cache/models', import.meta.url)));
+  return path.resolve(override || path.join(ROOT_DIR, '.cache', 'models'));
 }
 
 const baseName = (maxWords: number) => `glove-100d-${maxWords}`;

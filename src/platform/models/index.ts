@@ -4,6 +4,6 @@
  * openai-compatible, onnx-sentence, cache).
  */
 export type { Embedder, Embedders } from './embedder.ts';
-export { createEmbedder, embeddersFromConfig } from './from-config.ts';
+export { backgroundThread, createEmbedder, embeddersFromConfig } from './from-config.ts';
 export { createGloveSifEmbedder } from './glove-sif.ts';
 export { createUseLiteEmbedder } from './use-lite.ts';

@@ -5,7 +5,7 @@
  * fails only its own calls, never those of the thread started after it (its 'exit' can come
  * after a new call already started one). Idle, the thread does not keep the process alive.
  */
-import { Worker } from 'node:worker_threads';
+import { startThread } from '../thread-start.ts';
 
 /** What a model thread sends back for a failed call (a ModelError's fields). */
 export interface ThreadError {
@@ -15,7 +15,7 @@ export interface ThreadError {
 }
 
 export interface ThreadClientOptions {
-  /** The worker module (a .ts entry is loaded through thread-boot.mjs's tsx registration). */
+  /** The worker module (see thread-start.ts). */
   entry: URL;
   /** Passed to the thread beside `entry`. */
   data: Record<string, unknown>;
@@ -25,6 +25,12 @@ export interface ThreadClientOptions {
   failed(error: ThreadError): Error;
   /** The error for an input that cannot be sent (not cloneable). */
   unsendable(err: Error): Error;
+  /**
+   * End the thread after this long without calls (ms; it starts again on the next call). For
+   * background work, whose threads hold a model or a parser (tens of MB each) that an idle
+   * server need not keep; a request's thread (query embeddings) stays.
+   */
+  idleExitMs?: number;
 }
 
 interface Pending {
@@ -32,22 +38,26 @@ interface Pending {
   reject(e: Error): void;
 }
 
-const BOOT = new URL('../thread-boot.mjs', import.meta.url);
+interface Thread {
+  w: ReturnType<typeof startThread>;
+  pending: Map<number, Pending>;
+  idle?: NodeJS.Timeout;
+}
 
 export function threadClient<In, Out>(opts: ThreadClientOptions) {
-  let current: { w: Worker; pending: Map<number, Pending> } | null = null;
+  let current: Thread | null = null;
   let nextId = 0;
 
   function start() {
-    const w = new Worker(BOOT, { workerData: { ...opts.data, entry: opts.entry.href } });
+    const w = startThread(opts.entry, opts.data);
     const pending = new Map<number, Pending>();
-    const thread = { w, pending };
+    const thread: Thread = { w, pending };
     w.unref();
     w.on('message', (m: { id: number; result?: unknown; error?: ThreadError }) => {
       const p = pending.get(m.id);
       if (!p) return;
       pending.delete(m.id);
-      if (!pending.size) w.unref();
+      if (!pending.size) idle(thread);
       if (m.error) p.reject(opts.failed(m.error));
       else p.resolve(m.result);
     });
@@ -62,9 +72,23 @@ export function threadClient<In, Out>(opts: ThreadClientOptions) {
     return thread;
   }
 
+  /** No call in flight: the thread does not hold the process, and ends after idleExitMs. */
+  function idle(thread: Thread) {
+    thread.w.unref();
+    if (opts.idleExitMs === undefined) return;
+    clearTimeout(thread.idle);
+    thread.idle = setTimeout(() => {
+      if (thread.pending.size) return;
+      if (current === thread) current = null;
+      void thread.w.terminate();
+    }, opts.idleExitMs).unref();
+  }
+
   return {
     call(input: In): Promise<Out> {
-      const { w, pending } = (current ??= start());
+      const thread = (current ??= start());
+      const { w, pending } = thread;
+      clearTimeout(thread.idle);
       const id = nextId++;
       w.ref();
       return new Promise<Out>((resolve, reject) => {
@@ -73,14 +97,17 @@ export function threadClient<In, Out>(opts: ThreadClientOptions) {
           w.postMessage({ id, input });
         } catch (err) {
           pending.delete(id); // not cloneable: never reached the thread
-          if (!pending.size) w.unref();
+          if (!pending.size) idle(thread);
           reject(opts.unsendable(err as Error));
         }
       });
     },
+    /** Whether a thread is running now (started and not ended, by idleness or otherwise). */
+    alive: () => current !== null,
     async close() {
       const thread = current;
       current = null;
+      clearTimeout(thread?.idle);
       if (thread) await thread.w.terminate();
     },
   };
