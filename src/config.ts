@@ -152,6 +152,11 @@ export const configSchema = z
      */
     EXTRACTOR: z.enum(['local', 'llm']).default('local'),
     /**
+     * Session summaries (docs/messages.md): `local` (extractive, offline) or `llm` (the
+     * OpenAI-compatible chat server of LLM_BASE_URL, LLM_MODEL).
+     */
+    SUMMARIZER: z.enum(['local', 'llm']).default('local'),
+    /**
      * Run the local extractor (compromise, ~5 ms of CPU a memory) in a worker thread of its own
      * instead of on the event loop, where the graph step of every processed memory stalled
      * requests (bench:load). Started on the first extraction.
@@ -246,6 +251,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (c.EXTRACTOR === 'llm' && !(c.LLM_BASE_URL && c.LLM_MODEL))
     throw new ConfigError(['EXTRACTOR=llm needs LLM_BASE_URL and LLM_MODEL']);
+  if (c.SUMMARIZER === 'llm' && !(c.LLM_BASE_URL && c.LLM_MODEL))
+    throw new ConfigError(['SUMMARIZER=llm needs LLM_BASE_URL and LLM_MODEL']);
   if (c.EMBEDDER === 'onnx' && !c.MODELS_DIR) throw new ConfigError(['EMBEDDER=onnx needs MODELS_DIR']);
   const dataDir = path.resolve(c.DATA_DIR);
   return {

@@ -8,6 +8,7 @@ import type { JobHandler } from '../../platform/jobs/index.ts';
 import { memoryJobs, type ProcessingStep } from './memories.jobs.ts';
 import { memoriesRoutes } from './memories.routes.ts';
 import { createMemoriesService, type MemoriesDeps } from './memories.service.ts';
+import { createMemoryWriter } from './writer.ts';
 import {
   deleteNamespaceMemories,
   deleteUserMemories,
@@ -20,6 +21,7 @@ import { createMemoryStatusService } from './status.service.ts';
 
 export function createMemoriesModule(deps: MemoriesDeps) {
   const service = createMemoriesService(deps);
+  const writer = createMemoryWriter(deps);
   const status = createMemoryStatusService({ db: deps.db, users: deps.users });
   const routes: FastifyPluginAsyncZod = async (app) => {
     // Before the memory routes: the static /status/ segments stay visibly apart from /:memory_id.
@@ -28,6 +30,8 @@ export function createMemoriesModule(deps: MemoriesDeps) {
   };
   return {
     service,
+    /** Storing memories inside another module's transaction (messages: a message and its memory at once). */
+    writer,
     /** Processing status of memories and batches (REST and the WebSocket pushes). */
     status,
     routes,
@@ -60,10 +64,11 @@ export type MemoryReader = typeof memoryReader;
 
 export { canonicalCategory, normaliseMemory } from './compat.ts';
 export { toMemoryObject, memoryObject, searchResponse, type MemoryObject } from './memory-object.ts';
-export { normaliseAclEntry } from './ownership.ts';
+export { normaliseAclEntry, resolveOwner, type OwnerDirectory } from './ownership.ts';
 export { safetySql, type SafetyFilter } from './safety.ts';
-export { aclConfig, memoryMetadata } from './memories.schemas.ts';
+export { aclConfig, addMemoryBody, memoryMetadata, type AddMemoryBody } from './memories.schemas.ts';
 export { memoryStatusParams, batchStatusParams } from './status.schemas.ts';
 export type { MemoryRow, Scope } from './memories.store.ts';
 export type { ProcessingStep } from './memories.jobs.ts';
+export type { MemoryWriter, PreparedMemory } from './writer.ts';
 export type { MemoryStatusService } from './status.service.ts';

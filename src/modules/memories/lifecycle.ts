@@ -10,6 +10,7 @@ import type { Embedders } from '../../platform/models/index.ts';
 import { buildChunks } from './indexing.ts';
 import { toMemoryObject, type MemoryObject } from './memory-object.ts';
 import type { AddMemoryBody } from './memories.schemas.ts';
+import type { MemoriesDeps } from './memories.service.ts';
 import {
   chunkIdsOf,
   deleteChunks,
@@ -38,6 +39,7 @@ interface LifecycleDeps {
   users: Pick<UserDirectory, 'get' | 'findByExternalId'>;
   namespaces: Pick<NamespaceAccess, 'resolveWriteNamespace'>;
   planGraph(db: Queryable, actor: Actor, policy: GraphPolicy): Promise<GraphPlan>;
+  sessions?: MemoriesDeps['sessions'];
 }
 
 const scopeOf = (actor: Actor) => ({ organizationId: actor.organizationId, namespaceId: actor.namespaceId });
@@ -178,7 +180,14 @@ export function createMemoryLifecycle(deps: LifecycleDeps) {
       else userId = actor.userId || undefined;
       if (!userId) throw new AppError(404, `User ${q.user_id ?? q.external_user_id ?? ''} not found`.trim());
       const namespaceId = q.namespace_id ? await resolveWriteNamespace(db, actor, q.namespace_id) : null;
-      return deleteUserMemories(db, scopeOf(actor), userId, namespaceId);
+      // The user's chat sessions go too (the messages module's, passed in by the app).
+      return db.transaction(async (tx) => {
+        const gone = await deleteUserMemories(tx, scopeOf(actor), userId, namespaceId);
+        const sessions = deps.sessions
+          ? await deps.sessions.deleteUserSessions(tx, actor.organizationId, userId, namespaceId)
+          : { sessions: 0, messages: 0 };
+        return { gone, sessions };
+      });
     },
   };
 }

@@ -104,12 +104,14 @@ export function memoriesRoutes(memories: MemoriesService): FastifyPluginAsyncZod
         },
       },
       async (req) => {
-        const gone = await memories.deleteAll(req.actor, req.query);
+        const { gone, sessions } = await memories.deleteAll(req.actor, req.query);
         return {
           ...ok,
           status: 'success' as const,
-          message: `Deleted ${gone.length} memories`,
-          details: null,
+          message:
+            `Deleted ${gone.length} memories and ${sessions.sessions} chat sessions ` +
+            `(${sessions.messages} messages)`,
+          details: { sessions_deleted: sessions.sessions, messages_deleted: sessions.messages },
           batch_id: null,
           successful: gone.map((g) => ({
             ...ok,

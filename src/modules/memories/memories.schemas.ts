@@ -255,7 +255,12 @@ export const batchResponse = z.object({
   status: z.enum(['success', 'partial', 'error']).describe('success (all stored), partial or error (none stored)'),
   message,
   error: z.string().nullable().describe('How many memories failed; null when all succeeded'),
-  details: z.unknown().nullable().describe('Always null (the failures are in errors)'),
+  details: z
+    .unknown()
+    .nullable()
+    .describe(
+      'null on writes (the failures are in errors); on DELETE /v1/memory/all: {sessions_deleted, messages_deleted}',
+    ),
   batch_id: z
     .string()
     .nullable()

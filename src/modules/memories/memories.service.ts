@@ -4,22 +4,19 @@ import { requestPatternBudget, type GraphPlan, type GraphPolicy, type PatternBud
 import { requireSelf, type UserDirectory } from '../users/index.ts';
 import type { NamespaceAccess } from '../namespaces/index.ts';
 import { requireOwnOrganization, requirePermission, type Actor } from '../../shared/actor.ts';
-import { AppError, unprocessable } from '../../shared/errors.ts';
+import { AppError } from '../../shared/errors.ts';
 import { newId } from '../../shared/ids.ts';
 import { iso } from '../../shared/time.ts';
 import { normaliseMemory, type LegacyQuery, type MemoryInput } from './compat.ts';
 import type { Embedders } from '../../platform/models/index.ts';
 import { buildChunks } from './indexing.ts';
 import { addMemoryBody, type AddMemoryBody } from './memories.schemas.ts';
-import { insertChunks, insertMemories, type ChunkData, type MemoryRow, type NewMemory } from './memories.store.ts';
-import { aclLists, resolveOwners } from './ownership.ts';
+import type { ChunkData, MemoryRow } from './memories.store.ts';
 import { createMemoryLifecycle } from './lifecycle.ts';
-import { enqueueAll } from '../../platform/jobs/index.ts';
-import { MEMORY_PROCESS } from './memories.jobs.ts';
 import type { Publish } from '../../platform/events/index.ts';
-import type { WebhookRequest, Webhooks } from '../webhooks/index.ts';
+import type { Webhooks } from '../webhooks/index.ts';
 import { batchStored } from './memory-events.ts';
-import { memoryTransitions } from './transitions.ts';
+import { createMemoryWriter } from './writer.ts';
 
 export interface MemoriesDeps {
   db: Db;
@@ -34,6 +31,15 @@ export interface MemoriesDeps {
   /** The write-time check of a memory's graph policy (the graph module's). */
   /** The graph plan of a memory being written, resolved once (the graph module's; 422 when it cannot be). */
   planGraph(db: Queryable, actor: Actor, policy: GraphPolicy, budget?: PatternBudget): Promise<GraphPlan>;
+  /** Removes a user's chat sessions with delete-all (the messages module's, given by the app). */
+  sessions?: {
+    deleteUserSessions(
+      tx: Queryable,
+      organizationId: string,
+      userId: string,
+      namespaceId: string | null,
+    ): Promise<{ sessions: number; messages: number }>;
+  };
 }
 
 export interface AddedMemory {
@@ -54,96 +60,8 @@ export interface WriteOptions extends LegacyQuery {
 export function createMemoriesService(deps: MemoriesDeps) {
   const { db, embedders, planGraph } = deps;
   const { resolveWriteNamespace } = deps.namespaces;
-  const transitions = memoryTransitions(deps.publish);
 
-  function checkSize(content: string): number {
-    const bytes = Buffer.byteLength(content, 'utf8');
-    if (bytes > deps.maxContentBytes) {
-      throw unprocessable(`content is ${bytes} bytes; the limit is ${deps.maxContentBytes}`, {
-        field: 'content',
-        bytes,
-        limit: deps.maxContentBytes,
-      });
-    }
-    return bytes;
-  }
-
-  /**
-   * Insert prepared memories with their chunks, events and jobs (inside the caller's
-   * transaction) in a few statements whatever their number: on PGlite every statement waits
-   * its turn on the one connection, so a group of 100 memories stored one by one (~800
-   * statements) held up every other request for its whole length. Owners are resolved and
-   * locked here, in the transaction; an item whose owner cannot be (an unknown user_id) is
-   * not stored: its AppError stands in its place in the result, the others are stored.
-   */
-  async function storeAll(
-    tx: Queryable,
-    actor: Actor,
-    items: { input: MemoryInput; plan: GraphPlan; chunks: ChunkData[]; bytes: number }[],
-    opts: WriteOptions,
-    extra: { hook?: WebhookRequest | null } = {},
-  ): Promise<(MemoryRow | AppError)[]> {
-    const hook = extra.hook ?? null;
-    const resolved = await resolveOwners(
-      deps.users,
-      tx,
-      actor,
-      items.map((x) => x.input),
-    );
-    const kept = items.flatMap((item, i) => {
-      const owner = resolved[i];
-      return owner instanceof AppError ? [] : [{ ...item, owner }];
-    });
-    const namespaces = new Map<string | undefined, Promise<string | null>>();
-    const namespaceOf = (id: string | undefined) => {
-      if (!namespaces.has(id)) namespaces.set(id, resolveWriteNamespace(tx, actor, id));
-      return namespaces.get(id)!;
-    };
-    const organizationId = actor.organizationId;
-    const news: NewMemory[] = [];
-    for (const { input, plan, bytes, owner } of kept) {
-      const acl = aclLists(owner, input.policy.acl);
-      news.push({
-        id: newId(),
-        organization_id: organizationId,
-        namespace_id: await namespaceOf(input.namespaceId),
-        user_id: owner.userId,
-        external_user_id: owner.externalUserId,
-        content: input.content,
-        type: input.type,
-        metadata: input.metadata,
-        context: input.context ?? null,
-        policy: input.policy,
-        acl_read: acl.read,
-        acl_write: acl.write,
-        consent: input.policy.consent ?? 'implicit',
-        risk: input.policy.risk ?? 'none',
-        // Stored with its chunks, the memory is searchable (quick_saved); the rest runs in the
-        // memory.process job, enqueued below in this same transaction (docs/jobs.md).
-        status: opts.skipBackgroundProcessing ? 'completed' : 'quick_saved',
-        batch_id: opts.batchId ?? null,
-        content_bytes: bytes,
-        occurred_at: input.occurredAt,
-        graph_plan: plan,
-      });
-    }
-    const rows = await insertMemories(tx, news);
-    await insertChunks(
-      tx,
-      rows.map((memory, i) => ({ memory, chunks: kept[i].chunks })),
-    );
-    // The subscription exists before the event that may trigger it (skip → completed at once).
-    if (hook) for (const row of rows) await deps.webhooks.subscribe(tx, organizationId, { memoryId: row.id }, hook);
-    await transitions.stored(tx, organizationId, rows);
-    if (!opts.skipBackgroundProcessing) {
-      await enqueueAll(
-        tx,
-        rows.map((row) => ({ kind: MEMORY_PROCESS, organizationId, payload: { memory_id: row.id } })),
-      );
-    }
-    const stored = rows.values();
-    return resolved.map((owner) => (owner instanceof AppError ? owner : stored.next().value!));
-  }
+  const { checkSize, storeAll } = createMemoryWriter(deps);
 
   const added = (row: MemoryRow, chunks: ChunkData[]): AddedMemory => ({
     memoryId: row.id,

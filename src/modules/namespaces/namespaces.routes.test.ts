@@ -202,6 +202,8 @@ for (const store of testStores) {
           acl_read_cleaned: 2,
           acl_write_cleaned: 1,
           api_keys_deleted: 1,
+          sessions_deleted: 0,
+          messages_deleted: 0,
         });
         assert.equal(await memRow(m1), undefined);
         assert.equal(await memRow(m2), undefined);
@@ -259,6 +261,8 @@ for (const store of testStores) {
           acl_read_cleaned: 0,
           acl_write_cleaned: 0,
           api_keys_deleted: 0,
+          sessions_deleted: 0,
+          messages_deleted: 0,
         });
         assert.equal((await memRow(m)).namespace_id, null);
         assert.deepEqual(await chunkNs(m), [null]);

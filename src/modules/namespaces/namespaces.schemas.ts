@@ -121,6 +121,8 @@ export const deleteNamespaceResponse = z.object({
       acl_read_cleaned: z.number().int().describe('Memories whose read ACL lost namespace:<id>'),
       acl_write_cleaned: z.number().int().describe('Memories whose write ACL lost namespace:<id>'),
       api_keys_deleted: z.number().int().describe("The namespace's own API keys, which die with it"),
+      sessions_deleted: z.number().int().describe('Chat sessions removed with their messages (delete_memories)'),
+      messages_deleted: z.number().int().describe('Messages of those sessions'),
     })
     .describe('What the deletion removed'),
 });

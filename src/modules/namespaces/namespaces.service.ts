@@ -80,6 +80,16 @@ export interface NamespaceContent {
     /** Remove one ACL entry from every memory of the organization; how many lists changed. */
     removeAclEntry(tx: Queryable, organizationId: string, entry: string): Promise<{ read: number; write: number }>;
   };
+  sessions: {
+    /** Delete the namespace's chat sessions with their messages; how many. */
+    deleteIn(
+      tx: Queryable,
+      organizationId: string,
+      namespaceId: string,
+    ): Promise<{ sessions: number; messages: number }>;
+    /** Keep them (with the kept memories) but out of the namespace; how many sessions. */
+    detachFrom(tx: Queryable, organizationId: string, namespaceId: string): Promise<number>;
+  };
   graph: {
     countNodes(tx: Queryable, organizationId: string, namespaceId: string): Promise<number>;
     deleteNodes(tx: Queryable, organizationId: string, namespaceId: string): Promise<void>;
@@ -139,12 +149,17 @@ export function createNamespacesService({ db, content }: { db: Db; content: Name
       const flags = deleteFlags(q);
       return db.transaction(async (tx) => {
         if (!(await lockNamespace(tx, actor.organizationId, id))) throw notFound(`Namespace ${id}`);
-        const { memories, graph } = content;
+        const { memories, graph, sessions } = content;
         const nodesBefore = await graph.countNodes(tx, actor.organizationId, id);
         if (flags.deleteGraphNodes) await graph.deleteNodes(tx, actor.organizationId, id);
         const deleted = flags.deleteMemories ? await memories.deleteIn(tx, actor.organizationId, id) : 0;
         // Kept memories must leave the namespace first: the foreign key forbids dangling ids.
         const detached = flags.deleteMemories ? 0 : await memories.detachFrom(tx, actor.organizationId, id);
+        // Sessions follow the memories they were made into: deleted with them, or detached with them.
+        const removed = flags.deleteMemories
+          ? await sessions.deleteIn(tx, actor.organizationId, id)
+          : { sessions: 0, messages: 0 };
+        if (!flags.deleteMemories) await sessions.detachFrom(tx, actor.organizationId, id);
         const acl = flags.removeAclReferences
           ? await memories.removeAclEntry(tx, actor.organizationId, `namespace:${id}`)
           : { read: 0, write: 0 };
@@ -161,6 +176,8 @@ export function createNamespacesService({ db, content }: { db: Db; content: Name
           acl_read_cleaned: acl.read,
           acl_write_cleaned: acl.write,
           api_keys_deleted: apiKeysDeleted,
+          sessions_deleted: removed.sessions,
+          messages_deleted: removed.messages,
         };
       });
     },

@@ -110,15 +110,21 @@ export function usersRoutes(users: UsersService): FastifyPluginAsyncZod {
       async (req) => users.update(req.actor, req.params.user_id, req.body),
     );
 
-    const deleted = (r: { userId: string; memoriesDeleted: number; userDeleted: boolean }) => ({
-      ...ok,
-      user_id: r.userId,
-      memories_deleted: r.memoriesDeleted,
-      user_deleted: r.userDeleted,
-      message: r.userDeleted
-        ? `User deleted with ${r.memoriesDeleted} memories`
-        : `Deleted ${r.memoriesDeleted} memories of the user in the namespace; the user is kept`,
-    });
+    type Deleted = Awaited<ReturnType<UsersService['delete']>>;
+    const deleted = (r: Deleted) => {
+      const what = `${r.memoriesDeleted} memories, ${r.sessionsDeleted} chat sessions (${r.messagesDeleted} messages)`;
+      return {
+        ...ok,
+        user_id: r.userId,
+        memories_deleted: r.memoriesDeleted,
+        sessions_deleted: r.sessionsDeleted,
+        messages_deleted: r.messagesDeleted,
+        user_deleted: r.userDeleted,
+        message: r.userDeleted
+          ? `User deleted with ${what}`
+          : `Deleted ${what} of the user in the namespace; the user is kept`,
+      };
+    };
 
     app.delete(
       '/v1/user/:user_id',

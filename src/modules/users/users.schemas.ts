@@ -72,5 +72,7 @@ export const deleteUserResponse = z.object({
   user_id: z.string(),
   message: z.string(),
   memories_deleted: z.number().int(),
+  sessions_deleted: z.number().int().describe('Chat sessions removed with their messages'),
+  messages_deleted: z.number().int(),
   user_deleted: z.boolean().describe('false when namespace_id limited the deletion to memories'),
 });

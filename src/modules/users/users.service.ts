@@ -64,6 +64,13 @@ export interface UserContent {
     userId: string,
     namespaceId: string | null,
   ): Promise<number>;
+  /** The user's chat sessions and their messages, in one namespace or everywhere; how many. */
+  deleteUserSessions(
+    tx: Queryable,
+    organizationId: string,
+    userId: string,
+    namespaceId: string | null,
+  ): Promise<{ sessions: number; messages: number }>;
 }
 
 /**
@@ -193,8 +200,15 @@ export function createUsersService(deps: {
         if (!namespaceId && !(await lockUserRow(tx, actor.organizationId, user.id)))
           throw notFound(`User ${target.userId ?? target.externalId}`);
         const memoriesDeleted = await deps.content.deleteUserContent(tx, scope, user.id, namespaceId);
+        const removed = await deps.content.deleteUserSessions(tx, actor.organizationId, user.id, namespaceId);
         const userDeleted = namespaceId ? false : await deleteUserRow(tx, actor.organizationId, user.id);
-        return { userId: user.id, memoriesDeleted, userDeleted };
+        return {
+          userId: user.id,
+          memoriesDeleted,
+          sessionsDeleted: removed.sessions,
+          messagesDeleted: removed.messages,
+          userDeleted,
+        };
       });
     },
   };

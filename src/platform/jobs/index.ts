@@ -1,4 +1,4 @@
-export { enqueue, enqueueAll } from './queue.ts';
+export { enqueue, enqueueAll, type NewJob } from './queue.ts';
 export { createWorker, defaultBackoff } from './worker.ts';
 export type { JobContext, JobHandler, StepWrites, Worker, WorkerOptions } from './worker.types.ts';
 export { LeaseLostError } from './lease.ts';

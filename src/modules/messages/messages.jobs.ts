@@ -1,0 +1,130 @@
+/**
+ * The background work of sessions: `message.memorize` makes the session's queued messages into
+ * memories (each with metadata.sessionId, its role and time, so search can use neighbouring
+ * turns), `session.summarize` refreshes the summaries every SUMMARY_EVERY messages.
+ */
+import type { JobHandler } from '../../platform/jobs/index.ts';
+import type { Summarizer } from '../../platform/models/summarizer.ts';
+import { ALL_PERMISSIONS, type Actor } from '../../shared/actor.ts';
+import { AppError } from '../../shared/errors.ts';
+import type { AddMemoryBody, MemoryWriter, PreparedMemory } from '../memories/index.ts';
+import {
+  claimQueued,
+  failClaimed,
+  lockClaimed,
+  markFailed,
+  markStored,
+  sessionById,
+  type MessageRow,
+} from './messages.store.ts';
+import type { SessionRow } from './messages.store.ts';
+import { refreshSummaries } from './summaries.ts';
+
+export const MESSAGE_MEMORIZE = 'message.memorize';
+export const SESSION_SUMMARIZE = 'session.summarize';
+/** Spec §3: hierarchical summaries every 15 messages. */
+export const SUMMARY_EVERY = 15;
+/** Messages made into memories per transaction (one embedder call). */
+const GROUP = 32;
+
+/**
+ * The session owner's writes, done by the service on their behalf: organization-wide (the
+ * session's namespace is named on each memory) and not an end user's token.
+ */
+function ownerActor(s: SessionRow): Actor {
+  return {
+    organizationId: s.organization_id,
+    namespaceId: null,
+    permissions: new Set(ALL_PERMISSIONS),
+    userId: s.user_id,
+    apiKeyId: null,
+    sessionId: null,
+    methods: ['api_key'],
+  };
+}
+
+/** The memory a message becomes. Its time is the message's unless the client gave metadata.createdAt. */
+function memoryBody(s: SessionRow, m: MessageRow): AddMemoryBody {
+  const options = m.memory_options as Partial<AddMemoryBody>;
+  return {
+    ...options,
+    content: m.text,
+    type: 'text',
+    user_id: s.user_id,
+    namespace_id: s.namespace_id ?? undefined,
+    metadata: {
+      createdAt: m.created_at.toISOString(),
+      ...m.metadata,
+      sessionId: s.session_key,
+      role: m.role,
+      messageId: m.id,
+      sourceType: 'message',
+    },
+  } as AddMemoryBody;
+}
+
+/** Validated, planned and embedded memories for `bodies`; a body the memory write refuses (4xx) fails alone. */
+async function prepareAll(linked: MemoryWriter, actor: Actor, bodies: AddMemoryBody[]) {
+  const refusal = (err: unknown) => {
+    if (err instanceof AppError && err.code < 500) return err;
+    throw err; // the model or the store: retried
+  };
+  const all = await linked.prepareLinked(actor, bodies).catch(refusal);
+  if (!(all instanceof AppError)) return all;
+  const each: (PreparedMemory | AppError)[] = [];
+  for (const body of bodies) each.push(await linked.prepareLinked(actor, [body]).then(([p]) => p, refusal));
+  return each;
+}
+
+export function messagesJobs(deps: { linked: MemoryWriter; summarizer: Summarizer }): Record<string, JobHandler> {
+  return {
+    [MESSAGE_MEMORIZE]: {
+      async run(job, ctx) {
+        const s = await sessionById(ctx.db, String(job.payload.session_id));
+        if (!s) return; // deleted meanwhile: nothing to do
+        const actor = ownerActor(s);
+        for (;;) {
+          const batch = await claimQueued(ctx.db, s.id, job.id, GROUP);
+          if (!batch.length) return;
+          const prepared = await prepareAll(
+            deps.linked,
+            actor,
+            batch.map((m) => memoryBody(s, m)),
+          );
+          await ctx.db.transaction(async (tx) => {
+            const still = await lockClaimed(
+              tx,
+              batch.map((m) => m.id),
+              job.id,
+            );
+            const todo = batch.flatMap((m, i) => (still.has(m.id) ? [{ m, p: prepared[i] }] : []));
+            const ready = todo.flatMap((x) => (x.p instanceof AppError ? [] : [{ m: x.m, p: x.p }]));
+            const rows = await deps.linked.storeAll(
+              tx,
+              actor,
+              ready.map((x) => x.p),
+              {},
+            );
+            const refused = [
+              ...todo.flatMap((x) => (x.p instanceof AppError ? [{ id: x.m.id, error: x.p.message }] : [])),
+              ...rows.flatMap((r, i) => (r instanceof AppError ? [{ id: ready[i].m.id, error: r.message }] : [])),
+            ];
+            await markStored(
+              tx,
+              rows.flatMap((r, i) => (r instanceof AppError ? [] : [{ id: ready[i].m.id, memoryId: r.id }])),
+            );
+            for (const r of refused) await markFailed(tx, [r.id], r.error);
+          });
+        }
+      },
+      async onDead(job, error, ctx) {
+        await failClaimed(ctx.db, job.id, error.split('\n')[0]);
+      },
+    },
+    [SESSION_SUMMARIZE]: {
+      async run(job, ctx) {
+        await refreshSummaries(ctx.db, deps.summarizer, String(job.payload.session_id));
+      },
+    },
+  };
+}

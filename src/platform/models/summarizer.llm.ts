@@ -1,0 +1,223 @@
+/**
+ * Session summaries by any OpenAI-compatible `/v1/chat/completions` endpoint (OpenAI, vLLM,
+ * Ollama, llama.cpp server…). The reply is asked for as JSON constrained by a JSON schema
+ * (`response_format: json_schema`, or `json_object` for servers without structured output),
+ * validated with zod. Hierarchical like the local adapter: the prompt carries the previous
+ * summary and the turns since, never the whole session (summarizer.llm.prompt.ts).
+ *
+ * What the model cannot count is counted here: message_count and participants in
+ * project_context, file mentions added to the previous counts, last_updated.
+ *
+ * Errors: transport failures, timeouts, 429 and 5xx throw a retryable `SummarizerError`
+ * (the job runner retries with backoff; this adapter does not retry on its own). Output that
+ * is still unusable after one repair request throws a non-retryable 'bad_response'.
+ */
+import { z } from 'zod';
+import { endpointUrl, errorMessage, postJson, retryableStatus, retryAfterMs } from './openai-http.ts';
+import {
+  emptySummary,
+  participantsOf,
+  speakerOf,
+  SummarizerError,
+  type ConversationSummary,
+  type SummarizeInput,
+  type Summarizer,
+} from './summarizer.ts';
+import { buildMessages, summaryJsonSchema, type ChatMessage } from './summarizer.llm.prompt.ts';
+
+/** Configuration for {@link createLlmSummarizer}. */
+export interface LlmSummarizerOptions {
+  /** Server root or API base: 'http://host:8000', 'https://api.openai.com/v1' or a full '…/chat/completions' URL. */
+  baseUrl: string;
+  model: string;
+  /** Sent as `Authorization: Bearer …` when set. */
+  apiKey?: string;
+  /** Per-request timeout, body included (default 120 s: a summary is a long generation). */
+  timeoutMs?: number;
+  /** Start with 'json_schema' (default; falls back to 'json_object' once if the server rejects it) or 'json_object'. */
+  responseFormat?: 'json_schema' | 'json_object';
+  /** Sampling temperature (default 0: a refresh should be repeatable). */
+  temperature?: number;
+  /** Sent as `max_tokens` when set. */
+  maxTokens?: number;
+  /** Injectable for tests and proxies; defaults to the global fetch. */
+  fetch?: typeof fetch;
+}
+
+const text = z
+  .string()
+  .nullish()
+  .transform((s) => s?.trim() ?? '');
+const list = (max: number) =>
+  z
+    .array(z.string())
+    .nullish()
+    .transform((items) =>
+      (items ?? [])
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .slice(0, max),
+    );
+const scalar = z.union([z.string(), z.number(), z.boolean()]);
+/** Pairs as the strict schema asks ([{key, value}]) or a plain object, which json_object replies often use. */
+const pairs = z
+  .union([z.array(z.object({ key: z.string(), value: scalar.nullable() })), z.record(z.string(), z.unknown())])
+  .nullish()
+  .transform((p) => (Array.isArray(p) ? Object.fromEntries(p.map((e) => [e.key, e.value])) : (p ?? {})));
+const files = z
+  .union([z.array(z.object({ path: z.string(), count: z.number() })), z.record(z.string(), z.number())])
+  .nullish()
+  .transform((f) => (Array.isArray(f) ? f.map((e) => [e.path, e.count] as const) : Object.entries(f ?? {})));
+const replySchema = z.object({
+  short_term: text,
+  medium_term: text,
+  long_term: z.string().trim().min(1, 'long_term must not be empty'),
+  topics: list(12),
+  key_decisions: list(12),
+  next_steps: list(12),
+  technical_details: list(16),
+  session_intent: text,
+  current_state: text,
+  project_context: pairs,
+  files_mentioned: files,
+});
+type Reply = z.infer<typeof replySchema>;
+
+/** Build a summarizer for an OpenAI-compatible chat endpoint (id 'llm:<model>'). */
+export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
+  const url = endpointUrl(options.baseUrl, 'chat/completions');
+  const doFetch = options.fetch ?? fetch;
+  const timeoutMs = options.timeoutMs ?? 120_000;
+  const name = `llm:${options.model}`;
+  let format = options.responseFormat ?? 'json_schema';
+
+  async function complete(messages: ChatMessage[]): Promise<string> {
+    const body: Record<string, unknown> = { model: options.model, messages, temperature: options.temperature ?? 0 };
+    if (options.maxTokens) body.max_tokens = options.maxTokens;
+    body.response_format =
+      format === 'json_schema'
+        ? { type: 'json_schema', json_schema: { name: 'session_summary', strict: true, schema: summaryJsonSchema } }
+        : { type: 'json_object' };
+    const { res, text } = await postJson(doFetch, url, body, {
+      apiKey: options.apiKey,
+      timeoutMs,
+      unavailable: (reason, cause) =>
+        new SummarizerError('unavailable', `${name}: POST ${url} ${reason}`, true, { cause }),
+    });
+    // Servers without structured output reject json_schema with a 400 that names it: use json_object from now on.
+    if (
+      (res.status === 400 || res.status === 422) &&
+      format === 'json_schema' &&
+      /response_format|json_schema|structured/i.test(text)
+    ) {
+      format = 'json_object';
+      return complete(messages);
+    }
+    if (!res.ok) {
+      const retryable = retryableStatus(res.status);
+      throw new SummarizerError(
+        retryable ? 'unavailable' : 'http_error',
+        `${name}: POST ${url} answered ${res.status}: ${errorMessage(text)}`,
+        retryable,
+        { retryAfterMs: retryAfterMs(res.headers.get('retry-after')) },
+      );
+    }
+    let message: { content?: unknown; refusal?: unknown } | undefined;
+    try {
+      message = (JSON.parse(text) as { choices?: { message?: typeof message }[] }).choices?.[0]?.message;
+    } catch {
+      // A 200 that is not JSON is a proxy or server fault, not the model's: worth retrying.
+      throw new SummarizerError('unavailable', `${name}: response is not JSON: ${text.slice(0, 200)}`, true);
+    }
+    if (typeof message?.refusal === 'string' && message.refusal)
+      throw new SummarizerError('bad_response', `${name}: the model refused: ${message.refusal.slice(0, 300)}`);
+    return typeof message?.content === 'string' ? message.content : '';
+  }
+
+  return {
+    id: name,
+    async summarize(input: SummarizeInput): Promise<ConversationSummary> {
+      const now = input.now ?? new Date();
+      if (!Array.isArray(input.recent) || !Array.isArray(input.medium) || !Array.isArray(input.newTurns))
+        throw new SummarizerError('invalid_input', `${name}: recent, medium and newTurns must be lists of turns`);
+      if (input.newTurns.length + input.medium.length + input.recent.length === 0)
+        return input.previous ? { ...input.previous, last_updated: now.toISOString() } : emptySummary(now);
+      const messages = buildMessages(input);
+      const first = await complete(messages);
+      let parsed = parseReply(first);
+      if (!parsed.ok) {
+        // One repair round: show the model its reply and what was wrong with it.
+        const repair: ChatMessage[] = [
+          ...messages,
+          { role: 'assistant', content: first },
+          {
+            role: 'user',
+            content:
+              `That reply is not valid: ${parsed.error}. ` +
+              `Reply again with only the corrected JSON object, nothing else.`,
+          },
+        ];
+        const second = await complete(repair);
+        parsed = parseReply(second);
+        if (!parsed.ok)
+          throw new SummarizerError(
+            'bad_response',
+            `${name}: unusable output after one repair attempt: ${parsed.error}; reply began: ${second.slice(0, 200)}`,
+          );
+      }
+      return toSummary(parsed.value, input, now);
+    },
+  };
+}
+
+/** The model's text → validated reply; tolerates code fences and prose around the JSON object. */
+function parseReply(text: string): { ok: true; value: Reply } | { ok: false; error: string } {
+  const start = text.indexOf('{');
+  const end = text.lastIndexOf('}');
+  if (start < 0 || end < start) return { ok: false, error: 'no JSON object found' };
+  let json: unknown;
+  try {
+    json = JSON.parse(text.slice(start, end + 1));
+  } catch (err) {
+    return { ok: false, error: `invalid JSON (${(err as Error).message})` };
+  }
+  const result = replySchema.safeParse(json);
+  return result.success
+    ? { ok: true, value: result.data }
+    : {
+        ok: false,
+        error: `does not match the schema: ${z.prettifyError(result.error).replace(/\s+/g, ' ').slice(0, 300)}`,
+      };
+}
+
+/** The reply plus what is counted rather than generated. */
+function toSummary(reply: Reply, input: SummarizeInput, now: Date): ConversationSummary {
+  const { previous, newTurns } = input;
+  const priorCount = Number(previous?.project_context?.message_count) || 0;
+  const priorParticipants = participantsOf(previous);
+  const turns = [...input.medium, ...newTurns];
+  const filesAccessed: Record<string, number> = {};
+  for (const [k, v] of Object.entries(previous?.files_accessed ?? {})) if (typeof v === 'number') filesAccessed[k] = v;
+  for (const [path, count] of reply.files_mentioned)
+    if (path.trim() && count > 0) filesAccessed[path.trim()] = (filesAccessed[path.trim()] ?? 0) + Math.round(count);
+  return {
+    short_term: reply.short_term,
+    medium_term: reply.medium_term,
+    long_term: reply.long_term,
+    topics: reply.topics,
+    key_decisions: reply.key_decisions,
+    next_steps: reply.next_steps,
+    technical_details: reply.technical_details,
+    session_intent: reply.session_intent || previous?.session_intent || input.title?.trim() || '',
+    current_state: reply.current_state,
+    project_context: {
+      ...previous?.project_context,
+      ...reply.project_context,
+      participants: [...new Set([...priorParticipants, ...turns.map(speakerOf)])],
+      message_count: priorCount + newTurns.length,
+      ...(input.title?.trim() ? { title: input.title.trim() } : {}),
+    },
+    files_accessed: filesAccessed,
+    last_updated: now.toISOString(),
+  };
+}
