@@ -53,6 +53,22 @@ for (const store of [...testStores, threaded]) {
       assert.ok(Math.abs(row.d - 1) < 1e-6);
     });
 
+    it('an HNSW scan with a selective filter still returns LIMIT rows (iterative scans on)', async () => {
+      const rows = await db.transaction(async (tx) => {
+        await tx.exec(`CREATE TEMP TABLE hnsw_probe (id int, owner text, v vector(4)) ON COMMIT DROP;
+          INSERT INTO hnsw_probe SELECT i, CASE WHEN i % 50 = 0 THEN 'small' ELSE 'big' END,
+            ARRAY[sin(i), cos(i), sin(i * 0.7), cos(i * 1.3)]::vector FROM generate_series(1, 500) i;
+          CREATE INDEX ON hnsw_probe USING hnsw (v vector_cosine_ops);
+          SET LOCAL enable_seqscan = off; SET LOCAL hnsw.ef_search = 10;`);
+        const plan = await tx.query<{ 'QUERY PLAN': string }>(
+          `EXPLAIN SELECT id FROM hnsw_probe WHERE owner = 'small' ORDER BY v <=> '[1,0,0,0]' LIMIT 10`,
+        );
+        assert.match(plan.map((p) => p['QUERY PLAN']).join('\n'), /hnsw_probe_v_idx/, 'the HNSW index is used');
+        return tx.query(`SELECT id FROM hnsw_probe WHERE owner = 'small' ORDER BY v <=> '[1,0,0,0]' LIMIT 10`);
+      });
+      assert.equal(rows.length, 10, 'all 10 of the small owner, not the few among the first ef_search');
+    });
+
     it('commits on success and rolls back on error', async () => {
       await db.exec('CREATE TABLE t_tx (v int)');
       await db.transaction(async (tx) => {

@@ -20,11 +20,21 @@ export interface Db extends Queryable {
   /**
    * Subscribe to `NOTIFY channel` (send with `SELECT pg_notify(channel, payload)`, which a
    * transaction delivers on commit). Wake-ups only: a notification can be missed (e.g. while
-   * a connection reconnects), so callers also poll. Resolves to the unsubscribe function.
+   * a connection reconnects), so callers also poll. After a reconnection each subscriber is
+   * called once with an empty payload. Resolves to the unsubscribe function.
    */
   listen(channel: string, fn: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
+
+/**
+ * Settings of every session on both stores. `hnsw.iterative_scan`: an HNSW scan with a filter
+ * (one user's chunks) otherwise returns at most `hnsw.ef_search` (40) rows before filtering,
+ * so when the planner picks the HNSW index for a small user on a small store that user got
+ * fewer candidates than asked for (39 of 100, seen by bench:messages on one LoCoMo
+ * conversation); iterative scans go on until the LIMIT is met (pgvector ≥ 0.8, in order).
+ */
+export const SESSION_SETTINGS = ['hnsw.iterative_scan=strict_order'];
 
 /** pgvector literal for a JS vector. */
 export function toVector(v: readonly number[]): string {

@@ -4,7 +4,8 @@ import pg from 'pg';
  * LISTEN on a dedicated `pg.Client` (a pooled connection cannot hold a subscription).
  * Connects on the first `listen`; after a connection loss it reconnects with a short delay
  * and re-subscribes. Notifications sent while disconnected are lost, which is why
- * listeners treat them as wake-ups and also poll.
+ * listeners treat them as wake-ups and also poll; after a reconnection every subscriber is
+ * woken once with an empty payload, so it need not wait for its next poll to catch up.
  */
 export function createPgListener(url: string) {
   const subscribers = new Map<string, Set<(payload: string) => void>>();
@@ -12,6 +13,7 @@ export function createPgListener(url: string) {
   let connecting: Promise<pg.Client> | null = null;
   let closed = false;
   let retry: NodeJS.Timeout | null = null;
+  let connectedBefore = false;
 
   const quote = (channel: string) => `"${channel.replace(/"/g, '""')}"`;
 
@@ -42,6 +44,9 @@ export function createPgListener(url: string) {
       for (const channel of subscribers.keys()) await c.query(`LISTEN ${quote(channel)}`);
       client = c;
       connecting = null;
+      // Anything notified while the connection was down is lost: wake every subscriber once.
+      if (connectedBefore) for (const fns of subscribers.values()) for (const fn of fns) fn('');
+      connectedBefore = true;
       return c;
     })();
     return connecting;

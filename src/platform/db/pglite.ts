@@ -2,7 +2,7 @@ import { PGlite, types } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Db, Queryable } from './db.ts';
+import { SESSION_SETTINGS, type Db, type Queryable } from './db.ts';
 import { acquireDirLock } from './dir-lock.ts';
 
 /** int8 (counts, sums) as JS numbers on both stores; our values stay far below 2^53. */
@@ -30,9 +30,11 @@ export async function openPglite(dataDir?: string, opts: PgliteOptions = {}): Pr
   }
   let pg: PGlite;
   try {
-    const startParams = opts.sharedBuffersMb
-      ? [...PGlite.defaultStartParams, '-c', `shared_buffers=${opts.sharedBuffersMb}MB`]
-      : undefined;
+    const startParams = [
+      ...PGlite.defaultStartParams,
+      ...SESSION_SETTINGS.flatMap((s) => ['-c', s]),
+      ...(opts.sharedBuffersMb ? ['-c', `shared_buffers=${opts.sharedBuffersMb}MB`] : []),
+    ];
     pg = await PGlite.create(pgDir, { extensions: { vector }, parsers, startParams });
   } catch (err) {
     release();

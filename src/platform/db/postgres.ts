@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Db, Queryable } from './db.ts';
+import { SESSION_SETTINGS, type Db, type Queryable } from './db.ts';
 import { createPgListener } from './pg-listener.ts';
 
 // int8 as numbers, as on PGlite (counts and sums stay far below 2^53).
@@ -11,7 +11,12 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
   // pays ~50 ms for its first statements (catalogs, the pgvector library, shared-buffer page
   // tables), and a search that met a fresh connection had that in its latency (bench:search
   // at 100k: the p95 tail). The pool never holds more than `poolSize` either way.
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, idleTimeoutMillis: 0 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    idleTimeoutMillis: 0,
+    options: SESSION_SETTINGS.map((s) => `-c ${s}`).join(' '),
+  });
   // An idle client losing its connection must not crash the process.
   pool.on('error', () => {});
   const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({
