@@ -183,6 +183,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   const messages = createMessagesModule({
     db,
+    memories: memories.writer,
     users,
     namespaces,
     summarizer: summarizerFromConfig(config),

@@ -142,7 +142,19 @@ export function createMemoryWriter(deps: MemoriesDeps) {
     return inputs.map((x, i): PreparedMemory => ({ ...x, plan: plans[i], chunks: chunks[i] }));
   }
 
-  return { checkSize, storeAll, prepareLinked };
+  /**
+   * Refuse now what `prepareLinked` would refuse later (normalisation, size, graph policy),
+   * without embedding: a module that stores its record first and the memory in the background
+   * (messages) answers the caller's bad input with the same 4xx as POST /v1/memory.
+   */
+  async function checkLinked(actor: Actor, body: AddMemoryBody, opts: WriteOptions = {}): Promise<void> {
+    requireOwnOrganization(actor, body.organization_id);
+    const input = normaliseMemory(body, {}, opts);
+    checkSize(input.content);
+    await deps.planGraph(deps.db, actor, input.policy);
+  }
+
+  return { checkSize, storeAll, prepareLinked, checkLinked };
 }
 
 export type MemoryWriter = ReturnType<typeof createMemoryWriter>;

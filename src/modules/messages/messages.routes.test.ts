@@ -90,6 +90,11 @@ for (const store of testStores) {
       assertEnvelope(await send('s-empty', [{ type: 'image', image_url: 'x' }]), 422);
       const clash = await call('POST', '/v1/messages', { sessionId: 'a', session_id: 'b', role: 'user', content: 'x' });
       assertEnvelope(clash, 422);
+      // What the memory write refuses (a conflicting manual graph) is refused here, not failed later.
+      const badGraph = await send('s-empty', 'Ana works at Acme.', {
+        memory_policy: { mode: 'manual', nodes: [{ id: 'a', type: 'Person', label: 'Company', properties: {} }] },
+      });
+      assertEnvelope(badGraph, 422);
       assert.equal((await session('s-empty')).statusCode, 404, 'nothing was stored');
     });
 

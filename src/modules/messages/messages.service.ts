@@ -5,7 +5,7 @@ import { isEndUser, requireOwnOrganization, requirePermission, type Actor } from
 import { AppError, notFound, unprocessable } from '../../shared/errors.ts';
 import { newId } from '../../shared/ids.ts';
 import { iso } from '../../shared/time.ts';
-import { resolveOwner, type OwnerDirectory } from '../memories/index.ts';
+import { resolveOwner, type MemoryWriter, type OwnerDirectory } from '../memories/index.ts';
 import type { NamespaceAccess } from '../namespaces/index.ts';
 import { requireSelf } from '../users/index.ts';
 import { contextForLlm, agentNote } from './context.ts';
@@ -26,6 +26,8 @@ import { refreshSummaries } from './summaries.ts';
 
 export interface MessagesDeps {
   db: Db;
+  /** The memory write's own checks, run on a message before it is stored (its memory is made later). */
+  memories: Pick<MemoryWriter, 'checkLinked'>;
   users: OwnerDirectory & Parameters<typeof requireSelf>[0];
   namespaces: Pick<NamespaceAccess, 'resolveWriteNamespace'>;
   summarizer: Summarizer;
@@ -73,6 +75,15 @@ function summarizerFailed(err: unknown): never {
   throw err;
 }
 
+/** The owner and place fields of a message, as the memory write reads them. */
+const memoryPlace = (body: StoreMessageBody) => ({
+  user_id: body.user_id,
+  external_user_id: body.external_user_id,
+  namespace_id: body.namespace_id,
+  metadata: body.metadata,
+  type: 'text' as const,
+});
+
 /** Turns offered to context_for_llm (it keeps what fits its budget). */
 const CONTEXT_TURNS = 50;
 
@@ -119,6 +130,8 @@ export function createMessagesService(deps: MessagesDeps) {
       await requireSelf(deps.users, db, actor, selector);
       const process = body.process_messages ?? true;
       const memoryOptions = Object.fromEntries(MEMORY_FIELDS.flatMap((f) => (body[f] ? [[f, body[f]]] : [])));
+      // What the memory write would refuse is the caller's 4xx now, not a failed message later.
+      if (process) await deps.memories.checkLinked(actor, { ...memoryOptions, ...memoryPlace(body), content: text });
       const { session, message } = await db.transaction(async (tx) => {
         const owner = await resolveOwner(deps.users, tx, actor, selector.userId, selector.externalUserId);
         const namespaceId = await deps.namespaces.resolveWriteNamespace(tx, actor, body.namespace_id);
