@@ -10,16 +10,10 @@ import type { Logger } from './platform/log.ts';
 import { createEventPublisher } from './platform/events/index.ts';
 import { createHttpApp } from './platform/http/app.ts';
 import { createWorker, defaultBackoff, type Worker } from './platform/jobs/index.ts';
-import { LOCAL_EXTRACTOR_ID, lazyExtractor, type Extractor } from './platform/models/extractor.ts';
-import { createLlmExtractor } from './platform/models/extractor.llm.ts';
-import { threadedLocalExtractor } from './platform/models/extractor-thread.ts';
-import type { Summarizer } from './platform/models/summarizer.ts';
-import { createLocalSummarizer } from './platform/models/summarizer.local.ts';
-import { createLlmSummarizer } from './platform/models/summarizer.llm.ts';
 import { createApiKeysModule, apiKeyStore } from './modules/api-keys/index.ts';
 import { createAuthModule, sessionStore } from './modules/auth/index.ts';
 import { createGraphModule, graphReader } from './modules/graph/index.ts';
-import { healthRoutes, type SearchReadiness } from './modules/health/index.ts';
+import { healthRoutes } from './modules/health/index.ts';
 import { createMemoriesModule, memoryProcessing, memoryReader } from './modules/memories/index.ts';
 import { createMessagesModule, messagesProcessing, sessionContent } from './modules/messages/index.ts';
 import { createNamespacesModule, namespaceAccess } from './modules/namespaces/index.ts';
@@ -27,52 +21,14 @@ import { createOAuthModule } from './modules/oauth/index.ts';
 import { createOrganizationsModule, firstOrganization } from './modules/organizations/index.ts';
 import { createRealtimeModule } from './modules/realtime/index.ts';
 import { createSchemasModule } from './modules/schemas/index.ts';
-import { createSearchModule, prepareVectorStore } from './modules/search/index.ts';
-import { backgroundThread, embeddersFromConfig } from './platform/models/index.ts';
+import { createSearchModule } from './modules/search/index.ts';
+import { embeddersFromConfig } from './platform/models/index.ts';
+import { searchWarmUp, type Models, type SearchWarmUp } from './warm-up.ts';
+import { extractorFromConfig, localExtractor, summarizerFromConfig } from './models-from-config.ts';
 import { createUsersModule, userDirectory } from './modules/users/index.ts';
 import { createWebhooksModule, type WebhookSettings } from './modules/webhooks/index.ts';
 
 export const VERSION = '0.1.0';
-
-/** The graph extractor of the configuration (local rules by default). */
-function extractorFromConfig(config: Config): Extractor {
-  if (config.EXTRACTOR === 'llm') {
-    return createLlmExtractor({
-      baseUrl: config.LLM_BASE_URL!,
-      model: config.LLM_MODEL!,
-      apiKey: config.LLM_API_KEY,
-      timeoutMs: config.LLM_TIMEOUT_MS,
-    });
-  }
-  // The worker's extractions (every processed memory) leave the event loop; a search's query
-  // extraction (one short text) stays on it, see searchFromConfig.
-  return config.EXTRACTOR_THREAD
-    ? threadedLocalExtractor(LOCAL_EXTRACTOR_ID, backgroundThread(config))
-    : localExtractor();
-}
-
-/**
- * Session summaries: extractive and offline by default. Without an embedder: USE lite in its
- * centrality scored level with lexical statistics alone on LoCoMo dev (ROUGE-1 36.4 vs 36.8,
- * `npm run bench:summaries`) at 3× the time, so summaries do not wait on the indexing thread.
- */
-function summarizerFromConfig(config: Config): Summarizer {
-  if (config.SUMMARIZER === 'llm') {
-    return createLlmSummarizer({
-      baseUrl: config.LLM_BASE_URL!,
-      model: config.LLM_MODEL!,
-      apiKey: config.LLM_API_KEY,
-      timeoutMs: config.LLM_TIMEOUT_MS,
-    });
-  }
-  return createLocalSummarizer();
-}
-
-/** The compromise-based extractor, loaded on first use (docs/graph.md). */
-const localExtractor = () =>
-  lazyExtractor(LOCAL_EXTRACTOR_ID, async () =>
-    (await import('./platform/models/extractor.local.ts')).createLocalExtractor(),
-  );
 
 export interface AppDeps {
   config: Config;
@@ -87,44 +43,7 @@ export interface AppDeps {
   warmUp?: SearchWarmUp;
 }
 
-export type Models = ReturnType<typeof embeddersFromConfig>;
-
-/** Loading search's models and preparing their vector indexes; /ready reports where it is. */
-export interface SearchWarmUp {
-  /** Runs it once (later calls share the run); rejects with the failure, which status() also reports. */
-  start(): Promise<void>;
-  status(): SearchReadiness;
-}
-
-/**
- * The warm-up of search: the models' vector indexes (created here for a model the migrations
- * do not know, which can take a while on a large store) and the models themselves, loaded
- * (~2 s for USE lite in its two threads and the GloVe table; more on a first start, which
- * converts USE lite). Requests do not wait for it: a model loads on first use anyway.
- */
-export function searchWarmUp({ db, log }: Pick<AppDeps, 'db' | 'log'>, models: Models): SearchWarmUp {
-  const { primary, secondary } = models.index;
-  const embedders: SearchReadiness['embedders'] = [
-    { id: primary.id, role: 'primary', dimensions: primary.dimensions },
-    ...(secondary ? [{ id: secondary.id, role: 'secondary' as const, dimensions: secondary.dimensions }] : []),
-  ];
-  let state: Omit<SearchReadiness, 'embedders'> = { ready: false };
-  let run: Promise<void> | undefined;
-  return {
-    start: () =>
-      (run ??= (async () => {
-        const t0 = performance.now();
-        try {
-          await Promise.all([prepareVectorStore(db, models.index, log), models.load()]);
-          state = { ready: true, warmup_ms: Math.round(performance.now() - t0) };
-        } catch (err) {
-          state = { ready: false, error: err instanceof Error ? err.message : String(err) };
-          throw err;
-        }
-      })()),
-    status: () => ({ ...state, embedders }),
-  };
-}
+export { searchWarmUp, type Models, type SearchWarmUp } from './warm-up.ts';
 
 const webhookSettings = (config: Config): WebhookSettings => ({
   allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
@@ -154,6 +73,30 @@ function graphFromConfig({ config, db, log }: AppDeps, models: Models) {
   return { schemas, graph };
 }
 
+/** The memories module over the app's (or the worker's) events, webhooks and graph; user deletions reach sessions. */
+function memoriesFromConfig(
+  { config, db, log }: AppDeps,
+  models: Models,
+  parts: {
+    publish: ReturnType<typeof eventsFromConfig>['publish'];
+    webhooks: ReturnType<typeof eventsFromConfig>['webhooks'];
+    graph: ReturnType<typeof graphFromConfig>['graph'];
+  },
+) {
+  return createMemoriesModule({
+    db,
+    log,
+    embedders: models.index,
+    maxContentBytes: config.MAX_CONTENT_BYTES,
+    publish: parts.publish,
+    webhooks: parts.webhooks.webhooks,
+    users: userDirectory,
+    namespaces: namespaceAccess,
+    planGraph: parts.graph.planFor,
+    sessions: sessionContent,
+  });
+}
+
 /** The HTTP API with every module mounted. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, db, log } = deps;
@@ -169,18 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const apiKeys = createApiKeysModule({ db, namespaces });
   const { webhooks, publish } = eventsFromConfig(config);
   const { schemas, graph } = graphFromConfig(deps, models);
-  const memories = createMemoriesModule({
-    db,
-    log,
-    embedders: models.index,
-    maxContentBytes: config.MAX_CONTENT_BYTES,
-    publish,
-    webhooks: webhooks.webhooks,
-    users,
-    namespaces,
-    planGraph: graph.planFor,
-    sessions: sessionContent,
-  });
+  const memories = memoriesFromConfig(deps, models, { publish, webhooks, graph });
   const messages = createMessagesModule({
     db,
     memories: memories.writer,
@@ -267,17 +199,7 @@ export function buildWorker(deps: AppDeps): Worker {
   const { graph } = graphFromConfig(deps, models);
   const { webhooks, publish } = eventsFromConfig(config);
   // The memory writes of messages: the same path as the API's (same checks, events and jobs).
-  const { writer } = createMemoriesModule({
-    db,
-    log,
-    embedders: models.index,
-    maxContentBytes: config.MAX_CONTENT_BYTES,
-    publish,
-    webhooks: webhooks.webhooks,
-    users: userDirectory,
-    namespaces: namespaceAccess,
-    planGraph: graph.planFor,
-  });
+  const { writer } = memoriesFromConfig(deps, models, { publish, webhooks, graph });
   return createWorker({
     db,
     log: log.child({ role: 'worker' }),

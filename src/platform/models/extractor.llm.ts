@@ -9,7 +9,8 @@
  * (the job runner retries with backoff; this adapter does not retry on its own). Output that
  * is still unusable after one repair request throws a non-retryable 'bad_response'.
  */
-import { endpointUrl, errorMessage, postJson, retryableStatus, retryAfterMs } from './openai-http.ts';
+import { chatJsonClient, parseJsonReply, type ChatMessage } from './openai-chat.ts';
+import { endpointUrl } from './openai-http.ts';
 import { z } from 'zod';
 import {
   canonicalName,
@@ -70,58 +71,14 @@ const replySchema = z.object({
 
 /** Build an extractor for an OpenAI-compatible chat endpoint (id 'llm:<model>'). */
 export function createLlmExtractor(options: LlmExtractorOptions): Extractor {
-  const url = chatCompletionsUrl(options.baseUrl);
-  const doFetch = options.fetch ?? fetch;
-  const timeoutMs = options.timeoutMs ?? 60_000;
-  const name = `llm:${options.model}`;
-  let format = options.responseFormat ?? 'json_schema';
-
-  async function complete(messages: ChatMessage[], jsonSchema: object): Promise<string> {
-    const body: Record<string, unknown> = { model: options.model, messages, temperature: options.temperature ?? 0 };
-    if (options.maxTokens) body.max_tokens = options.maxTokens;
-    body.response_format =
-      format === 'json_schema'
-        ? { type: 'json_schema', json_schema: { name: 'graph_extraction', strict: true, schema: jsonSchema } }
-        : { type: 'json_object' };
-    const { res, text } = await postJson(doFetch, url, body, {
-      apiKey: options.apiKey,
-      timeoutMs,
-      unavailable: (reason, cause) =>
-        new ExtractorError('unavailable', `${name}: POST ${url} ${reason}`, true, { cause }),
-    });
-    // Servers without structured output reject json_schema with a 400 that names it: use json_object from now on.
-    if (
-      (res.status === 400 || res.status === 422) &&
-      format === 'json_schema' &&
-      /response_format|json_schema|structured/i.test(text)
-    ) {
-      format = 'json_object';
-      return complete(messages, jsonSchema);
-    }
-    if (!res.ok) {
-      const retryable = retryableStatus(res.status);
-      const retryAfter = retryAfterMs(res.headers.get('retry-after'));
-      throw new ExtractorError(
-        retryable ? 'unavailable' : 'http_error',
-        `${name}: POST ${url} answered ${res.status}: ${errorMessage(text)}`,
-        retryable,
-        { retryAfterMs: retryAfter },
-      );
-    }
-    let message: { content?: unknown; refusal?: unknown } | undefined;
-    try {
-      message = (JSON.parse(text) as { choices?: { message?: typeof message }[] }).choices?.[0]?.message;
-    } catch {
-      // A 200 that is not JSON is a proxy or server fault, not the model's: worth retrying.
-      throw new ExtractorError('unavailable', `${name}: response is not JSON: ${text.slice(0, 200)}`, true);
-    }
-    if (typeof message?.refusal === 'string' && message.refusal)
-      throw new ExtractorError('bad_response', `${name}: the model refused: ${message.refusal.slice(0, 300)}`);
-    return typeof message?.content === 'string' ? message.content : '';
-  }
+  const chat = chatJsonClient(
+    { ...options, timeoutMs: options.timeoutMs ?? 60_000 },
+    'graph_extraction',
+    (code, message, retryable, extra) => new ExtractorError(code, message, retryable, extra),
+  );
 
   return {
-    id: name,
+    id: chat.name,
     async extract(input: ExtractionInput): Promise<Extraction> {
       const nodeTypes = input.schema ? input.schema.node_types.map((t) => t.name) : [...DEFAULT_NODE_TYPES];
       const relTypes = input.schema
@@ -129,30 +86,8 @@ export function createLlmExtractor(options: LlmExtractorOptions): Extractor {
         : [...DEFAULT_RELATIONSHIP_TYPES];
       if (!input.content.trim()) return { nodes: [], relationships: [] };
       const jsonSchema = extractionJsonSchema(nodeTypes, relTypes);
-      const messages = buildMessages(input, nodeTypes, relTypes);
-      const first = await complete(messages, jsonSchema);
-      let parsed = parseReply(first);
-      if (!parsed.ok) {
-        // One repair round: show the model its reply and what was wrong with it.
-        const repair: ChatMessage[] = [
-          ...messages,
-          { role: 'assistant', content: first },
-          {
-            role: 'user',
-            content:
-              `That reply is not valid: ${parsed.error}. ` +
-              `Reply again with only the corrected JSON object, nothing else.`,
-          },
-        ];
-        const second = await complete(repair, jsonSchema);
-        parsed = parseReply(second);
-        if (!parsed.ok)
-          throw new ExtractorError(
-            'bad_response',
-            `${name}: unusable output after one repair attempt: ${parsed.error}; reply began: ${second.slice(0, 200)}`,
-          );
-      }
-      return restrictToSchema(toExtraction(parsed.value, nodeTypes, relTypes), input.schema);
+      const reply = await chat.ask(buildMessages(input, nodeTypes, relTypes), jsonSchema, parseJsonReply(replySchema));
+      return restrictToSchema(toExtraction(reply, nodeTypes, relTypes), input.schema);
     },
   };
 }
@@ -199,28 +134,7 @@ function extractionJsonSchema(nodeTypes: string[], relationshipTypes: string[]):
 
 type Reply = z.infer<typeof replySchema>;
 
-/** The model's text → validated reply; tolerates code fences and prose around the JSON object. */
-function parseReply(text: string): { ok: true; value: Reply } | { ok: false; error: string } {
-  const start = text.indexOf('{');
-  const end = text.lastIndexOf('}');
-  if (start < 0 || end < start) return { ok: false, error: 'no JSON object found' };
-  let json: unknown;
-  try {
-    json = JSON.parse(text.slice(start, end + 1));
-  } catch (err) {
-    return { ok: false, error: `invalid JSON (${(err as Error).message})` };
-  }
-  const result = replySchema.safeParse(json);
-  return result.success
-    ? { ok: true, value: result.data }
-    : {
-        ok: false,
-        error: `does not match the schema: ${z.prettifyError(result.error).replace(/\s+/g, ' ').slice(0, 300)}`,
-      };
-}
-
 /** One chat-completions message. */
-type ChatMessage = { role: 'system' | 'user' | 'assistant'; content: string };
 
 const TYPE_HINTS: Record<string, string> = {
   Person: 'a named human',

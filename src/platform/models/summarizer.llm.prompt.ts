@@ -4,10 +4,8 @@
  * message, so they are usually sent as one numbered transcript with the windows given as
  * ranges, which costs each message once instead of up to three times.
  */
+import type { ChatMessage } from './openai-chat.ts';
 import { speakerOf, type SummarizeInput, type SummaryTurn } from './summarizer.ts';
-
-/** One chat-completions message. */
-export type ChatMessage = { role: 'system' | 'user' | 'assistant'; content: string };
 
 /** Longer messages are cut (with '…') so one pasted log cannot fill the context window. */
 export const MAX_MESSAGE_CHARS = 2000;

@@ -13,7 +13,7 @@
  * is still unusable after one repair request throws a non-retryable 'bad_response'.
  */
 import { z } from 'zod';
-import { endpointUrl, errorMessage, postJson, retryableStatus, retryAfterMs } from './openai-http.ts';
+import { chatJsonClient, parseJsonReply } from './openai-chat.ts';
 import {
   emptySummary,
   participantsOf,
@@ -23,7 +23,7 @@ import {
   type SummarizeInput,
   type Summarizer,
 } from './summarizer.ts';
-import { buildMessages, summaryJsonSchema, type ChatMessage } from './summarizer.llm.prompt.ts';
+import { buildMessages, summaryJsonSchema } from './summarizer.llm.prompt.ts';
 
 /** Configuration for {@link createLlmSummarizer}. */
 export interface LlmSummarizerOptions {
@@ -85,54 +85,12 @@ type Reply = z.infer<typeof replySchema>;
 
 /** Build a summarizer for an OpenAI-compatible chat endpoint (id 'llm:<model>'). */
 export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
-  const url = endpointUrl(options.baseUrl, 'chat/completions');
-  const doFetch = options.fetch ?? fetch;
-  const timeoutMs = options.timeoutMs ?? 120_000;
-  const name = `llm:${options.model}`;
-  let format = options.responseFormat ?? 'json_schema';
-
-  async function complete(messages: ChatMessage[]): Promise<string> {
-    const body: Record<string, unknown> = { model: options.model, messages, temperature: options.temperature ?? 0 };
-    if (options.maxTokens) body.max_tokens = options.maxTokens;
-    body.response_format =
-      format === 'json_schema'
-        ? { type: 'json_schema', json_schema: { name: 'session_summary', strict: true, schema: summaryJsonSchema } }
-        : { type: 'json_object' };
-    const { res, text } = await postJson(doFetch, url, body, {
-      apiKey: options.apiKey,
-      timeoutMs,
-      unavailable: (reason, cause) =>
-        new SummarizerError('unavailable', `${name}: POST ${url} ${reason}`, true, { cause }),
-    });
-    // Servers without structured output reject json_schema with a 400 that names it: use json_object from now on.
-    if (
-      (res.status === 400 || res.status === 422) &&
-      format === 'json_schema' &&
-      /response_format|json_schema|structured/i.test(text)
-    ) {
-      format = 'json_object';
-      return complete(messages);
-    }
-    if (!res.ok) {
-      const retryable = retryableStatus(res.status);
-      throw new SummarizerError(
-        retryable ? 'unavailable' : 'http_error',
-        `${name}: POST ${url} answered ${res.status}: ${errorMessage(text)}`,
-        retryable,
-        { retryAfterMs: retryAfterMs(res.headers.get('retry-after')) },
-      );
-    }
-    let message: { content?: unknown; refusal?: unknown } | undefined;
-    try {
-      message = (JSON.parse(text) as { choices?: { message?: typeof message }[] }).choices?.[0]?.message;
-    } catch {
-      // A 200 that is not JSON is a proxy or server fault, not the model's: worth retrying.
-      throw new SummarizerError('unavailable', `${name}: response is not JSON: ${text.slice(0, 200)}`, true);
-    }
-    if (typeof message?.refusal === 'string' && message.refusal)
-      throw new SummarizerError('bad_response', `${name}: the model refused: ${message.refusal.slice(0, 300)}`);
-    return typeof message?.content === 'string' ? message.content : '';
-  }
+  const chat = chatJsonClient(
+    { ...options, timeoutMs: options.timeoutMs ?? 120_000 },
+    'session_summary',
+    (code, message, retryable, extra) => new SummarizerError(code, message, retryable, extra),
+  );
+  const name = chat.name;
 
   return {
     id: name,
@@ -142,52 +100,10 @@ export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
         throw new SummarizerError('invalid_input', `${name}: recent, medium and newTurns must be lists of turns`);
       if (input.newTurns.length + input.medium.length + input.recent.length === 0)
         return input.previous ? { ...input.previous, last_updated: now.toISOString() } : emptySummary(now);
-      const messages = buildMessages(input);
-      const first = await complete(messages);
-      let parsed = parseReply(first);
-      if (!parsed.ok) {
-        // One repair round: show the model its reply and what was wrong with it.
-        const repair: ChatMessage[] = [
-          ...messages,
-          { role: 'assistant', content: first },
-          {
-            role: 'user',
-            content:
-              `That reply is not valid: ${parsed.error}. ` +
-              `Reply again with only the corrected JSON object, nothing else.`,
-          },
-        ];
-        const second = await complete(repair);
-        parsed = parseReply(second);
-        if (!parsed.ok)
-          throw new SummarizerError(
-            'bad_response',
-            `${name}: unusable output after one repair attempt: ${parsed.error}; reply began: ${second.slice(0, 200)}`,
-          );
-      }
-      return toSummary(parsed.value, input, now);
+      const reply = await chat.ask(buildMessages(input), summaryJsonSchema, parseJsonReply(replySchema));
+      return toSummary(reply, input, now);
     },
   };
-}
-
-/** The model's text → validated reply; tolerates code fences and prose around the JSON object. */
-function parseReply(text: string): { ok: true; value: Reply } | { ok: false; error: string } {
-  const start = text.indexOf('{');
-  const end = text.lastIndexOf('}');
-  if (start < 0 || end < start) return { ok: false, error: 'no JSON object found' };
-  let json: unknown;
-  try {
-    json = JSON.parse(text.slice(start, end + 1));
-  } catch (err) {
-    return { ok: false, error: `invalid JSON (${(err as Error).message})` };
-  }
-  const result = replySchema.safeParse(json);
-  return result.success
-    ? { ok: true, value: result.data }
-    : {
-        ok: false,
-        error: `does not match the schema: ${z.prettifyError(result.error).replace(/\s+/g, ' ').slice(0, 300)}`,
-      };
 }
 
 /** The reply plus what is counted rather than generated. */
