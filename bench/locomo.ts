@@ -13,8 +13,8 @@
  *
  * Other knobs: LOCOMO_FILE (default: the dev split), LOCOMO_CONCURRENCY (searches in flight, default 4).
  */
-import { memoryApi, type MemoryObject } from './lib/client.ts';
-import { CATEGORY_NAMES, loadLocomo, recallAt, turnMemories, userOf } from './lib/locomo-data.ts';
+import { memoryApi } from './lib/client.ts';
+import { CATEGORY_NAMES, diaId, loadLocomo, parseExtra, recallAt, turnMemories, userOf } from './lib/locomo-data.ts';
 import { mapConcurrent } from './lib/pool.ts';
 import { withFreshServer } from './lib/server.ts';
 import { fmt, median, percentile } from './stats.ts';
@@ -27,20 +27,6 @@ const EXTRA = parseExtra(process.env.BENCH_SEARCH_EXTRA);
 const KS = [5, 10, 25];
 const GRAPH = process.env.LOCOMO_GRAPH === '1';
 const INGEST_INFLIGHT = 2; // the server embeds one batch at a time; a second keeps it busy between requests
-
-function parseExtra(json: string | undefined): Record<string, unknown> {
-  const v: unknown = json ? JSON.parse(json) : {};
-  if (typeof v !== 'object' || v === null || Array.isArray(v))
-    throw new Error('BENCH_SEARCH_EXTRA must be a JSON object');
-  return v as Record<string, unknown>;
-}
-
-/** The turn id a memory came from; a memory without one means the metadata did not round-trip. */
-function diaId(m: MemoryObject): string {
-  const id = m.customMetadata?.dia_id ?? m.metadata?.customMetadata?.dia_id;
-  if (typeof id !== 'string') throw new Error(`search returned memory ${m.id} without customMetadata.dia_id`);
-  return id;
-}
 
 const conversations = loadLocomo(FILE).slice(0, LIMIT > 0 ? LIMIT : undefined);
 const memories = conversations.flatMap(turnMemories);

@@ -28,8 +28,17 @@
  * BENCH_SEARCH_EXTRA (search options, as in bench/locomo.ts).
  */
 import fs from 'node:fs';
-import { memoryApi, type AddMemory, type MemoryObject } from './lib/client.ts';
-import { CATEGORY_NAMES, loadLocomo, recallAt, turnMemories, userOf, type Conversation } from './lib/locomo-data.ts';
+import { memoryApi, type AddMemory } from './lib/client.ts';
+import {
+  CATEGORY_NAMES,
+  diaId,
+  loadLocomo,
+  parseExtra,
+  recallAt,
+  turnMemories,
+  userOf,
+  type Conversation,
+} from './lib/locomo-data.ts';
 import { mapConcurrent } from './lib/pool.ts';
 import { withFreshServer } from './lib/server.ts';
 import { fmt, median, percentile } from './stats.ts';
@@ -44,20 +53,6 @@ const EXTRA = parseExtra(process.env.BENCH_SEARCH_EXTRA);
 const KS = [5, 10, 25];
 const INGEST_INFLIGHT = 2; // as bench/locomo.ts
 const POLL_MS = 250;
-
-function parseExtra(json: string | undefined): Record<string, unknown> {
-  const v: unknown = json ? JSON.parse(json) : {};
-  if (typeof v !== 'object' || v === null || Array.isArray(v))
-    throw new Error('BENCH_SEARCH_EXTRA must be a JSON object');
-  return v as Record<string, unknown>;
-}
-
-/** The turn id a memory came from; a memory without one means the metadata did not round-trip. */
-function diaId(m: MemoryObject): string {
-  const id = m.customMetadata?.dia_id ?? m.metadata?.customMetadata?.dia_id;
-  if (typeof id !== 'string') throw new Error(`search returned memory ${m.id} without customMetadata.dia_id`);
-  return id;
-}
 
 // ---- the data -------------------------------------------------------------------------------------
 

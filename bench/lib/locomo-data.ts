@@ -4,7 +4,7 @@
  * recall@k as the official `task_eval/evaluation.py` computes it.
  */
 import fs from 'node:fs';
-import type { AddMemory } from './client.ts';
+import type { AddMemory, MemoryObject } from './client.ts';
 
 /** The data's category ids (they do not follow the paper's order; see the README). */
 export const CATEGORY_NAMES: Record<number, string> = {
@@ -142,4 +142,19 @@ export function recallAt(evidence: string[], ranked: string[], k: number): numbe
   if (evidence.length === 0) return 1;
   const top = new Set(ranked.slice(0, k));
   return evidence.filter((e) => top.has(e)).length / evidence.length;
+}
+
+/** BENCH_SEARCH_EXTRA: a JSON object of search options added to every question's search. */
+export function parseExtra(json: string | undefined): Record<string, unknown> {
+  const v: unknown = json ? JSON.parse(json) : {};
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    throw new Error('BENCH_SEARCH_EXTRA must be a JSON object');
+  return v as Record<string, unknown>;
+}
+
+/** The turn id a memory came from; a memory without one means the metadata did not round-trip. */
+export function diaId(m: MemoryObject): string {
+  const id = m.customMetadata?.dia_id ?? m.metadata?.customMetadata?.dia_id;
+  if (typeof id !== 'string') throw new Error(`search returned memory ${m.id} without customMetadata.dia_id`);
+  return id;
 }

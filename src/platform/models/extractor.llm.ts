@@ -9,7 +9,7 @@
  * (the job runner retries with backoff; this adapter does not retry on its own). Output that
  * is still unusable after one repair request throws a non-retryable 'bad_response'.
  */
-import { chatJsonClient, parseJsonReply, type ChatMessage } from './openai-chat.ts';
+import { chatJsonClient, parseJsonReply, type ChatJsonOptions, type ChatMessage } from './openai-chat.ts';
 import { endpointUrl } from './openai-http.ts';
 import { z } from 'zod';
 import {
@@ -27,24 +27,8 @@ import {
   type PropertyValue,
 } from './extractor.ts';
 
-/** Configuration for {@link createLlmExtractor}. */
-export interface LlmExtractorOptions {
-  /** Server root or API base: 'http://host:8000', 'https://api.openai.com/v1' or a full '…/chat/completions' URL. */
-  baseUrl: string;
-  model: string;
-  /** Sent as `Authorization: Bearer …` when set. */
-  apiKey?: string;
-  /** Per-request timeout, body included (default 60 s). */
-  timeoutMs?: number;
-  /** Start with 'json_schema' (default; falls back to 'json_object' once if the server rejects it) or 'json_object'. */
-  responseFormat?: 'json_schema' | 'json_object';
-  /** Sampling temperature (default 0: extraction should be repeatable). */
-  temperature?: number;
-  /** Sent as `max_tokens` when set. */
-  maxTokens?: number;
-  /** Injectable for tests and proxies; defaults to the global fetch. */
-  fetch?: typeof fetch;
-}
+/** How to reach the chat server; timeoutMs defaults to 60 s. */
+export type LlmExtractorOptions = Omit<ChatJsonOptions, 'timeoutMs'> & { timeoutMs?: number };
 
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
 /** Properties as the schema asks ([{key, value}]) or as a plain object, which json_object replies often use. */

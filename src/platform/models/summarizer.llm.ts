@@ -13,7 +13,7 @@
  * is still unusable after one repair request throws a non-retryable 'bad_response'.
  */
 import { z } from 'zod';
-import { chatJsonClient, parseJsonReply } from './openai-chat.ts';
+import { chatJsonClient, parseJsonReply, type ChatJsonOptions } from './openai-chat.ts';
 import {
   emptySummary,
   participantsOf,
@@ -25,24 +25,8 @@ import {
 } from './summarizer.ts';
 import { buildMessages, summaryJsonSchema } from './summarizer.llm.prompt.ts';
 
-/** Configuration for {@link createLlmSummarizer}. */
-export interface LlmSummarizerOptions {
-  /** Server root or API base: 'http://host:8000', 'https://api.openai.com/v1' or a full '…/chat/completions' URL. */
-  baseUrl: string;
-  model: string;
-  /** Sent as `Authorization: Bearer …` when set. */
-  apiKey?: string;
-  /** Per-request timeout, body included (default 120 s: a summary is a long generation). */
-  timeoutMs?: number;
-  /** Start with 'json_schema' (default; falls back to 'json_object' once if the server rejects it) or 'json_object'. */
-  responseFormat?: 'json_schema' | 'json_object';
-  /** Sampling temperature (default 0: a refresh should be repeatable). */
-  temperature?: number;
-  /** Sent as `max_tokens` when set. */
-  maxTokens?: number;
-  /** Injectable for tests and proxies; defaults to the global fetch. */
-  fetch?: typeof fetch;
-}
+/** How to reach the chat server; timeoutMs defaults to 120 s (a summary is a long generation). */
+export type LlmSummarizerOptions = Omit<ChatJsonOptions, 'timeoutMs'> & { timeoutMs?: number };
 
 const text = z
   .string()
