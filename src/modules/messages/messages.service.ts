@@ -9,6 +9,7 @@ import { resolveOwner, type MemoryWriter, type OwnerDirectory } from '../memorie
 import type { NamespaceAccess } from '../namespaces/index.ts';
 import { requireSelf } from '../users/index.ts';
 import { contextForLlm, agentNote } from './context.ts';
+import { messageText, toMessage } from './messages.shape.ts';
 import { MESSAGE_MEMORIZE, SESSION_SUMMARIZE, SUMMARY_EVERY } from './messages.jobs.ts';
 import type { StoreMessageBody } from './messages.schemas.ts';
 import {
@@ -32,40 +33,6 @@ export interface MessagesDeps {
   namespaces: Pick<NamespaceAccess, 'resolveWriteNamespace'>;
   summarizer: Summarizer;
   maxContentBytes: number;
-}
-
-/** The text of a message: the string, or its parts' texts joined by blank lines. */
-export function messageText(content: StoreMessageBody['content']): string {
-  if (typeof content === 'string') return content;
-  return content
-    .map((p) => p.text ?? '')
-    .filter((t) => t.trim())
-    .join('\n\n');
-}
-
-/** A message as the client reads it; its processing status follows the memory it became. */
-export function toMessage(m: MessageRow, sessionKey: string) {
-  const memory = m.memory_status;
-  const processing_status =
-    m.state === 'stored'
-      ? memory === 'quick_saved' || memory === 'processing'
-        ? ('analyzing' as const)
-        : memory === 'failed'
-          ? ('failed' as const)
-          : ('completed' as const) // completed, or its memory was deleted since
-      : m.state === 'claimed'
-        ? ('queued' as const)
-        : m.state;
-  return {
-    objectId: m.id,
-    sessionId: sessionKey,
-    role: m.role as 'user' | 'assistant',
-    content: m.content as StoreMessageBody['content'],
-    createdAt: iso(m.created_at)!,
-    processing_status,
-    memoryId: m.memory_id,
-    metadata: m.metadata,
-  };
 }
 
 /** The summarizer failed on a request's behalf: a 503 (a model error), retryable when its adapter says so. */
