@@ -1,7 +1,7 @@
 import type { Db, Queryable } from '../../platform/db/index.ts';
 import type { Logger } from '../../platform/log.ts';
 import { requestPatternBudget, type GraphPlan, type GraphPolicy, type PatternBudget } from '../graph/index.ts';
-import { requireSelf, type UserDirectory } from '../users/index.ts';
+import { requireSelf, type UserContent, type UserDirectory } from '../users/index.ts';
 import type { NamespaceAccess } from '../namespaces/index.ts';
 import { requireOwnOrganization, requirePermission, type Actor } from '../../shared/actor.ts';
 import { AppError } from '../../shared/errors.ts';
@@ -31,15 +31,8 @@ export interface MemoriesDeps {
   /** The write-time check of a memory's graph policy (the graph module's). */
   /** The graph plan of a memory being written, resolved once (the graph module's; 422 when it cannot be). */
   planGraph(db: Queryable, actor: Actor, policy: GraphPolicy, budget?: PatternBudget): Promise<GraphPlan>;
-  /** Removes a user's chat sessions with delete-all (the messages module's, given by the app). */
-  sessions?: {
-    deleteUserSessions(
-      tx: Queryable,
-      organizationId: string,
-      userId: string,
-      namespaceId: string | null,
-    ): Promise<{ sessions: number; messages: number }>;
-  };
+  /** A user's chat sessions, removed by delete-all as by a user deletion (the messages module's, given by the app). */
+  sessions?: Pick<UserContent, 'deleteUserSessions'>;
 }
 
 export interface AddedMemory {
