@@ -1,5 +1,6 @@
 import type { Queryable, Row } from '../src/platform/db/index.ts';
-import type { TestStore } from './harness.ts';
+import { after, before } from 'node:test';
+import { startApp, type TestApp, type TestStore } from './harness.ts';
 
 /** Where a step of a request ends: the SQL of a statement run outside a transaction, or `'COMMIT'`. */
 export type StepMatch = (step: string) => boolean;
@@ -68,4 +69,20 @@ export function interleavingStore(store: TestStore): { store: TestStore; interle
 /** Resolve after `n` turns of the event loop (so a second request starts a little later). */
 export async function turns(n: number): Promise<void> {
   for (let i = 0; i < n; i++) await new Promise<void>((r) => setImmediate(r));
+}
+
+/**
+ * The suite of race tests over one app: an interleaving store, the app started before the
+ * suite (filling `t`) and closed after it, and `call` sending with its key (or `key`).
+ */
+export function racingApp(store: TestStore, opts?: Parameters<typeof startApp>[1]) {
+  const racing = interleavingStore(store);
+  const t = {} as TestApp;
+  before(async () => {
+    Object.assign(t, await startApp(racing.store, opts));
+  });
+  after(() => t.close());
+  const call = (method: any, url: string, payload?: unknown, key = t.key) =>
+    t.app.inject({ method, url, headers: { 'x-api-key': key }, payload: payload as any });
+  return { t, interleave: racing.interleave, call };
 }

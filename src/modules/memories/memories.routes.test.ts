@@ -4,7 +4,7 @@ import { startApp, testStores, type TestApp } from '../../../test/harness.ts';
 import { assertEnvelope, authKitFor } from '../../../test/auth-kit.ts';
 import { makeNamespace, makeOrg } from '../../../test/factories.ts';
 import { addMemory, post, searchContents } from '../../../test/memory-helpers.ts';
-import { interleavingStore, turns } from '../../../test/interleave.ts';
+import { racingApp, turns } from '../../../test/interleave.ts';
 
 for (const store of testStores) {
   describe(`memories [${store.name}]`, () => {
@@ -376,15 +376,7 @@ for (const store of testStores) {
   // success or a 404 in the error envelope, never a 5xx, and a successful update answers with
   // what it wrote even when a delete follows at once.
   describe(`memory races [${store.name}]`, () => {
-    const racing = interleavingStore(store);
-    const { interleave } = racing;
-    let t: TestApp;
-    before(async () => {
-      t = await startApp(racing.store, { env: { MAX_CONTENT_BYTES: '3000' } });
-    });
-    after(() => t.close());
-    const call = (method: any, url: string, payload?: unknown) =>
-      t.app.inject({ method, url, headers: { 'x-api-key': t.key }, payload: payload as any });
+    const { t, interleave, call } = racingApp(store, { env: { MAX_CONTENT_BYTES: '3000' } });
     const settled = (res: { statusCode: number; body: string }, what: string) => {
       assert.ok([200, 204, 404].includes(res.statusCode), `${what}: ${res.statusCode} ${res.body}`);
       if (res.statusCode === 404) assertEnvelope(res as any, 404);

@@ -4,7 +4,7 @@ import { startApp, testStores, type TestApp } from '../../../test/harness.ts';
 import { assertEnvelope, authKitFor } from '../../../test/auth-kit.ts';
 import { makeKey, makeNamespace, makeOrg } from '../../../test/factories.ts';
 import { addMemory, searchContents } from '../../../test/memory-helpers.ts';
-import { interleavingStore, turns } from '../../../test/interleave.ts';
+import { racingApp, turns } from '../../../test/interleave.ts';
 
 for (const store of testStores) {
   describe(`namespaces [${store.name}]`, () => {
@@ -321,15 +321,7 @@ for (const store of testStores) {
   // Issue #17 finding 5: answers to requests racing on one namespace. Every answer is a
   // success or a 404 in the error envelope, never a 5xx.
   describe(`namespace races [${store.name}]`, () => {
-    const racing = interleavingStore(store);
-    const { interleave } = racing;
-    let t: TestApp;
-    before(async () => {
-      t = await startApp(racing.store);
-    });
-    after(() => t.close());
-    const call = (method: any, url: string, payload?: unknown, key = t.key) =>
-      t.app.inject({ method, url, headers: { 'x-api-key': key }, payload: payload as any });
+    const { t, interleave, call } = racingApp(store);
     const settled = (res: { statusCode: number; body: string }, what: string) => {
       assert.ok([200, 204, 404].includes(res.statusCode), `${what}: ${res.statusCode} ${res.body}`);
       if (res.statusCode === 404) assertEnvelope(res as any, 404);

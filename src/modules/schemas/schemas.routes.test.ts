@@ -4,7 +4,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { startApp, testStores, type TestApp } from '../../../test/harness.ts';
 import { assertEnvelope, authKitFor } from '../../../test/auth-kit.ts';
 import { makeKey, makeNamespace, makeOrg, makeSession } from '../../../test/factories.ts';
-import { interleavingStore, turns } from '../../../test/interleave.ts';
+import { racingApp, turns } from '../../../test/interleave.ts';
 import { AppError } from '../../shared/errors.ts';
 import { ALL_PERMISSIONS, type Actor } from '../../shared/actor.ts';
 import { getActiveSchema } from './schemas.service.ts';
@@ -702,15 +702,7 @@ for (const store of testStores) {
   // and key-share locked inside the creating transaction, so the answer is the schema (then
   // deleted with its namespace) or a 404, never the foreign-key failure (a 500) it was.
   describe(`schema races [${store.name}]`, () => {
-    const racing = interleavingStore(store);
-    const { interleave } = racing;
-    let t: TestApp;
-    before(async () => {
-      t = await startApp(racing.store);
-    });
-    after(() => t.close());
-    const call = (method: any, url: string, payload?: unknown) =>
-      t.app.inject({ method, url, headers: { 'x-api-key': t.key }, payload: payload as any });
+    const { t, interleave, call } = racingApp(store);
 
     it('POST /v1/schemas racing DELETE of its namespace answers 201 or 404, never 5xx (40 rounds)', async (ctx) => {
       const outcomes: Record<string, number> = {};

@@ -4,7 +4,7 @@ import { startApp, testStores, type TestApp } from '../../../test/harness.ts';
 import { assertEnvelope, authKitFor } from '../../../test/auth-kit.ts';
 import { makeKey, makeNamespace, makeOrg, makeSession } from '../../../test/factories.ts';
 import { addMemory } from '../../../test/memory-helpers.ts';
-import { interleavingStore, turns } from '../../../test/interleave.ts';
+import { racingApp, turns } from '../../../test/interleave.ts';
 
 for (const store of testStores) {
   describe(`users [${store.name}]`, () => {
@@ -214,15 +214,7 @@ for (const store of testStores) {
   // Issue #17 finding 5, for users: requests racing on one user answer a success, a 400 or a
   // 404 in the error envelope, never a 5xx.
   describe(`user races [${store.name}]`, () => {
-    const racing = interleavingStore(store);
-    const { interleave } = racing;
-    let t: TestApp;
-    before(async () => {
-      t = await startApp(racing.store);
-    });
-    after(() => t.close());
-    const call = (method: any, url: string, payload?: unknown) =>
-      t.app.inject({ method, url, headers: { 'x-api-key': t.key }, payload: payload as any });
+    const { t, interleave, call } = racingApp(store);
 
     it('concurrent renames to one free external_id: one wins (200), the others are 400, never 5xx', async () => {
       for (let round = 0; round < 20; round++) {
