@@ -23,6 +23,7 @@ export const ENTRIES = [
   'src/platform/db/pglite-thread.worker.ts',
   'src/platform/models/embedder-thread.worker.ts',
   'src/platform/models/extractor-thread.worker.ts',
+  'src/platform/documents/parse-thread.worker.ts',
 ];
 
 /** Newest modification time under `dir` (ms). */

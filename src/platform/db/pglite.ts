@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SESSION_SETTINGS, type Db, type Queryable } from './db.ts';
 import { acquireDirLock } from './dir-lock.ts';
+import { initClusterApart } from './pglite-init.ts';
 
 /** int8 (counts, sums) as JS numbers on both stores; our values stay far below 2^53. */
 const parsers = { [types.INT8]: (v: string) => Number(v) };
@@ -30,6 +31,7 @@ export async function openPglite(dataDir?: string, opts: PgliteOptions = {}): Pr
   }
   let pg: PGlite;
   try {
+    if (pgDir) await initClusterApart(pgDir);
     const startParams = [
       ...PGlite.defaultStartParams,
       ...SESSION_SETTINGS.flatMap((s) => ['-c', s]),

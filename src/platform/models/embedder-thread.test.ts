@@ -76,10 +76,23 @@ describe('embedder in a worker thread', () => {
       const first = await idle.embed(['the first call starts the thread']);
       assert.equal(idle.alive(), true);
       // A call longer than the idle time keeps the thread: the timer starts when none is pending.
-      const pending = idle.embed(Array.from({ length: 120 }, (_, i) => `a text to keep the thread busy, ${i}`));
-      await new Promise((r) => setTimeout(r, 400));
-      assert.equal(idle.alive(), true);
-      assert.equal((await pending).length, 120);
+      // The check is made while the call is known to be in flight, well past idleExitMs; a fixed
+      // sleep would race a fast machine (120 texts take ~0.1 s on ONNX Runtime).
+      let settled = false;
+      const started = Date.now();
+      const pending = idle
+        .embed(Array.from({ length: 2000 }, (_, i) => `a text to keep the thread busy, ${i}`))
+        .finally(() => (settled = true));
+      let checkedInFlight = 0;
+      while (!settled) {
+        await new Promise((r) => setTimeout(r, 25));
+        if (!settled && Date.now() - started > 400) {
+          assert.equal(idle.alive(), true, 'alive while a call is pending');
+          checkedInFlight++;
+        }
+      }
+      assert.equal((await pending).length, 2000);
+      assert.ok(checkedInFlight > 0, 'the call outlasted idleExitMs, so the check above ran');
       await new Promise((r) => setTimeout(r, 700));
       assert.equal(idle.alive(), false, 'ended after 300 ms without calls');
       const [again] = await idle.embed(['the first call starts the thread']);

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { EmbedderError } from './embedder.ts';
-import { buildGloveCache, GLOVE_PACKAGE, loadGloveTable, prebuiltModelsDir } from './glove-cache.ts';
+import { buildGloveCache, GLOVE_PACKAGE, loadGloveTable, prebuiltModelsDir, type GloveTable } from './glove-cache.ts';
 import { readTopWords, tarballEntry, verifyIntegrity } from './glove-convert.ts';
 import { gloveTokenIds } from './glove-tokenize.ts';
 
@@ -67,6 +67,8 @@ async function collect(chunks: AsyncIterable<Buffer>): Promise<Buffer> {
   return Buffer.concat(parts);
 }
 
+/** Every float of a table, row after row. */
+const allRows = (t: GloveTable) => Array.from({ length: t.rows.count }, (_, r) => Array.from(t.rows.row(r))).flat();
 const sri = (bytes: Buffer) => `sha512-${createHash('sha512').update(bytes).digest('base64')}`;
 
 describe('GloVe cache', () => {
@@ -109,13 +111,13 @@ describe('GloVe cache', () => {
     assert.equal(cold.converted, true);
     assert.deepEqual(cold.table.words, ['the', '"', 'a\\b', 'cat']);
     assert.equal(cold.table.index.get('cat'), 3);
-    assert.equal(cold.table.vectors[3 * 3], 3.5);
+    assert.equal(cold.table.rows.row(3)[0], 3.5);
     assert.equal(cold.table.sourceVocabularySize, 5);
 
     await rm(source);
     const warm = await loadGloveTable(path.join(dir, 'cache'), { sourcePath: source, maxWords: 4 });
     assert.equal(warm.converted, false);
-    assert.deepEqual(Array.from(warm.table.vectors), Array.from(cold.table.vectors));
+    assert.deepEqual(allRows(warm.table), allRows(cold.table));
     const meta = JSON.parse(await readFile(path.join(dir, 'cache', 'glove-100d-4.json'), 'utf8'));
     assert.equal(meta.words, 4);
     assert.match(meta.sha256, /^[0-9a-f]{64}$/);
@@ -129,7 +131,7 @@ describe('GloVe cache', () => {
     await truncate(path.join(dir, 'glove-100d-4.f32'), 20);
     const again = await loadGloveTable(dir, { sourcePath: source, maxWords: 4 });
     assert.equal(again.converted, true);
-    assert.equal(again.table.vectors.length, 12);
+    assert.equal(allRows(again.table).length, 12);
   });
 
   it('reads MODELS_CACHE_DIR first, then the prebuilt folder in place, never copying it', async () => {
@@ -151,8 +153,8 @@ describe('GloVe cache', () => {
     await buildGloveCache(source, own, { maxWords: 4 });
     const fromOwn = await loadGloveTable(own, { maxWords: 4, prebuiltDir });
     assert.equal(fromOwn.dir, own);
-    assert.equal(fromOwn.table.vectors[3 * 3], 7.25);
-    assert.equal(fromPrebuilt.table.vectors[3 * 3], 3.5);
+    assert.equal(fromOwn.table.rows.row(3)[0], 7.25);
+    assert.equal(fromPrebuilt.table.rows.row(3)[0], 3.5);
 
     // A damaged table in MODELS_CACHE_DIR is passed over, not used.
     await truncate(path.join(own, 'glove-100d-4.f32'), 20);
@@ -220,7 +222,7 @@ describe('GloVe cache', () => {
     const { table, dir: from } = await loadGloveTable(cacheDir, { maxWords: 4, prebuiltDir: path.join(dir, 'none') });
     assert.equal(from, cacheDir);
     assert.deepEqual(table.words, ['the', '"', 'a\\b', 'cat']);
-    assert.deepEqual(Array.from(table.vectors.subarray(9)), [3.5, -3, 0.25]);
+    assert.deepEqual(Array.from(table.rows.row(3)), [3.5, -3, 0.25]);
 
     await assert.rejects(collect(tarballEntry(file, 'nope.json')), /no file nope\.json in the archive/);
     await writeFile(path.join(dir, 'junk.tgz'), gzipSync(Buffer.alloc(2048, 'a')));

@@ -21,11 +21,12 @@ import path from 'node:path';
 import { ROOT_DIR } from '../root.ts';
 import { EmbedderError } from './embedder.ts';
 import { readTopWords, type ExtractedWords, type GloveSource } from './glove-convert.ts';
+import { fileRows, type GloveRows } from './glove-rows.ts';
 
-/** An in-memory GloVe table: `vectors` holds `words.length` rows of `dimensions` floats. */
+/** A GloVe table: `rows` holds `words.length` rows of `dimensions` floats (read on demand from the cache file). */
 export interface GloveTable {
   readonly words: string[];
-  readonly vectors: Float32Array;
+  readonly rows: GloveRows;
   readonly dimensions: number;
   /** word → row (= frequency rank, 0 = most frequent). */
   readonly index: Map<string, number>;
@@ -164,23 +165,22 @@ async function readCache(cacheDir: string, maxWords: number): Promise<GloveTable
   } catch {
     return null; // no (complete) cache yet
   }
-  let bin: Buffer;
+  let size: number;
   let vocab: string;
   try {
-    [bin, vocab] = await Promise.all([readFile(`${base}.f32`), readFile(`${base}.vocab.txt`, 'utf8')]);
+    [{ size }, vocab] = await Promise.all([stat(`${base}.f32`), readFile(`${base}.vocab.txt`, 'utf8')]);
   } catch {
     return null; // metadata without data files: not usable
   }
   const words = vocab.split('\n');
-  if (meta.format !== 1 || words.length !== meta.words || bin.byteLength !== meta.words * meta.dimensions * 4) {
+  if (meta.format !== 1 || words.length !== meta.words || size !== meta.words * meta.dimensions * 4) {
     return null; // stale or damaged: never embed with a mismatched table
   }
-  // Float32Array needs 4-byte alignment; large readFile buffers are normally unpooled.
-  const aligned = bin.byteOffset % 4 === 0 ? bin : Buffer.from(bin);
-  const vectors = new Float32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength / 4);
+  // Rows are read from the file as texts need them, not held whole (see glove-rows.ts).
+  const rows = fileRows(`${base}.f32`, meta.words, meta.dimensions);
   const index = new Map<string, number>();
   words.forEach((w, i) => index.set(w, i));
-  return { words, vectors, dimensions: meta.dimensions, index, sourceVocabularySize: meta.sourceVocabularySize };
+  return { words, rows, dimensions: meta.dimensions, index, sourceVocabularySize: meta.sourceVocabularySize };
 }
 
 /**

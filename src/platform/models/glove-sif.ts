@@ -99,8 +99,8 @@ export function createGloveSifEmbedder(options: GloveSifOptions): GloveSifEmbedd
     const v = new Float64Array(DIMENSIONS);
     for (const rank of ids) {
       const weight = w[rank];
-      const row = rank * DIMENSIONS;
-      for (let d = 0; d < DIMENSIONS; d++) v[d] += weight * table.vectors[row + d];
+      const row = table.rows.row(rank);
+      for (let d = 0; d < DIMENSIONS; d++) v[d] += weight * row[d];
     }
     for (let d = 0; d < DIMENSIONS; d++) v[d] /= ids.length;
     return v;
