@@ -10,7 +10,7 @@ import { migrate } from '../src/platform/db/index.ts';
 import { createLogger } from '../src/platform/log.ts';
 import { bootstrap } from '../src/modules/organizations/bootstrap.ts';
 import { createMemoriesModule, memoryReader } from '../src/modules/memories/index.ts';
-import { createSearchModule } from '../src/modules/search/index.ts';
+import { committedRanker, createSearchModule } from '../src/modules/search/index.ts';
 import { embeddersFromConfig } from '../src/platform/models/index.ts';
 import { ensureVectorIndex } from '../src/modules/search/dense.store.ts';
 import { createAuthModule } from '../src/modules/auth/index.ts';
@@ -88,6 +88,10 @@ for (const s of settings) {
     candidates: s.candidates ?? 100,
     neighbourWeight: s.nb ?? 0,
     extractor: createLocalExtractor(),
+    // The fused order only: this script tunes the first stage.
+    rerank: { ranker: committedRanker() },
+    available: { ranker_a: false, ranker_b: false, graph: false },
+    rerankDepth: 100,
   }).service;
   const sums = [0, 0, 0];
   const byCategory = new Map<number, { sum: number; n: number }>();

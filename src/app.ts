@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import type { Db } from './platform/db/index.ts';
 import type { Logger } from './platform/log.ts';
+import { parseInThread } from './platform/documents/index.ts';
 import { createEventPublisher } from './platform/events/index.ts';
 import { createHttpApp } from './platform/http/app.ts';
 import { createWorker, defaultBackoff, type Worker } from './platform/jobs/index.ts';
@@ -14,6 +15,7 @@ import { createApiKeysModule, apiKeyStore } from './modules/api-keys/index.ts';
 import { createAuthModule, sessionStore } from './modules/auth/index.ts';
 import { createGraphModule, graphReader } from './modules/graph/index.ts';
 import { healthRoutes } from './modules/health/index.ts';
+import { createDocumentsModule, documentsProcessing } from './modules/documents/index.ts';
 import { createMemoriesModule, memoryProcessing, memoryReader } from './modules/memories/index.ts';
 import { createMessagesModule, messagesProcessing, sessionContent } from './modules/messages/index.ts';
 import { createNamespacesModule, namespaceAccess } from './modules/namespaces/index.ts';
@@ -21,7 +23,9 @@ import { createOAuthModule } from './modules/oauth/index.ts';
 import { createOrganizationsModule, firstOrganization } from './modules/organizations/index.ts';
 import { createRealtimeModule } from './modules/realtime/index.ts';
 import { createSchemasModule } from './modules/schemas/index.ts';
-import { createSearchModule } from './modules/search/index.ts';
+import { committedRanker, createSearchModule } from './modules/search/index.ts';
+import { createTransformModule, transformProcessing } from './modules/transform/index.ts';
+import { rerankersFromConfig, transformerFromConfig } from './transform-from-config.ts';
 import { embeddersFromConfig } from './platform/models/index.ts';
 import { searchWarmUp, type Models, type SearchWarmUp } from './warm-up.ts';
 import { extractorFromConfig, localExtractor, summarizerFromConfig } from './models-from-config.ts';
@@ -121,8 +125,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     summarizer: summarizerFromConfig(config),
     maxContentBytes: config.MAX_CONTENT_BYTES,
   });
+  const documents = createDocumentsModule({
+    db,
+    memories: memories.writer,
+    batches: memories.batches,
+    users,
+    namespaces,
+    webhooks: webhooks.webhooks,
+    maxDocumentBytes: config.MAX_DOCUMENT_BYTES,
+  });
+  // Graph transform on the query-side embedder: its callers wait for it like for a search.
+  const transform = createTransformModule({ db, transformer: transformerFromConfig(config, models.query.primary) });
+  const rerankers = rerankersFromConfig(config);
   const search = createSearchModule({
     db,
+    rerank: { ...rerankers, graph: transform.searchPort, ranker: committedRanker(), log },
+    available: { ranker_a: !!rerankers.cohere, ranker_b: !!rerankers.chat, graph: true },
+    rerankDepth: config.SEARCH_RERANK_DEPTH,
     log,
     embedders: models.query,
     weights: {
@@ -179,7 +198,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(realtime.routes);
   await app.register(memories.routes);
   await app.register(messages.routes);
+  await app.register(documents.routes);
   await app.register(search.routes);
+  await app.register(transform.routes);
   await app.register(namespaceAdmin.routes);
   await app.register(schemas.routes);
   await app.register(apiKeys.routes);
@@ -199,13 +220,24 @@ export function buildWorker(deps: AppDeps): Worker {
   const { graph } = graphFromConfig(deps, models);
   const { webhooks, publish } = eventsFromConfig(config);
   // The memory writes of messages: the same path as the API's (same checks, events and jobs).
-  const { writer } = memoriesFromConfig(deps, models, { publish, webhooks, graph });
+  const { writer, batches } = memoriesFromConfig(deps, models, { publish, webhooks, graph });
+  const transform = transformProcessing({ db, transformer: transformerFromConfig(config, models.index.primary) });
   return createWorker({
     db,
     log: log.child({ role: 'worker' }),
     handlers: {
-      ...memoryProcessing({ publish, steps: [graph.builder] }),
+      ...memoryProcessing({ publish, steps: [graph.builder, transform.step] }),
+      ...transform.jobs,
       ...messagesProcessing({ linked: writer, summarizer: summarizerFromConfig(config) }),
+      ...documentsProcessing({
+        writer,
+        batches,
+        // A thread per document, at background priority; OCR starts in it with the first scanned page.
+        parse: (bytes, format, opts) =>
+          parseInThread(bytes, format, { ...opts, ocr: config.OCR === 'local', nice: config.BACKGROUND_NICE }),
+        maxPages: config.DOCUMENT_MAX_PAGES,
+        chunkChars: config.DOCUMENT_CHUNK_CHARS,
+      }),
       ...webhooks.jobs,
     },
     backoffMs: (attempt) => defaultBackoff(attempt, config.JOB_BACKOFF_BASE_MS),

@@ -178,6 +178,15 @@ export const configSchema = z
     LLM_MODEL: z.string().min(1).optional(),
     LLM_API_KEY: z.string().optional(),
     LLM_TIMEOUT_MS: int(60_000, 100),
+    /** Reranking (docs/transform.md): ranker_a's Cohere-compatible endpoint; ranker_b uses LLM_*. */
+    RERANK_URL: z.url().optional(),
+    RERANK_MODEL: z.string().min(1).optional(),
+    RERANK_API_KEY: z.string().optional(),
+    RERANK_TIMEOUT_MS: int(10_000, 100),
+    /** First-stage candidates a reranking provider reorders. */
+    SEARCH_RERANK_DEPTH: int(100, 1),
+    /** Graph-transform band extraction: local rules (offline) or the LLM of LLM_BASE_URL. */
+    BAND_EXTRACTOR: z.enum(['local', 'llm']).default('local'),
     /**
      * OAuth login through an OpenID Connect provider (docs/oauth.md). Disabled unless
      * OAUTH_ISSUER is set. Lists are comma-separated.
@@ -212,6 +221,14 @@ export const configSchema = z
     OAUTH_ALLOW_INSECURE_ISSUER: bool.default(false),
     /** Serve /docs (the OpenAPI viewer). */
     DOCS_ENABLED: bool.default(true),
+    /** Document uploads (docs/documents.md): the largest file accepted (larger: 413). */
+    MAX_DOCUMENT_BYTES: int(50 * 1024 * 1024, 1),
+    /** Pages of a document beyond which it fails with too_many_pages before any work. */
+    DOCUMENT_MAX_PAGES: int(2000, 1),
+    /** A document chunk's budget in characters (one memory each; sections split on sentences). */
+    DOCUMENT_CHUNK_CHARS: int(2000, 200),
+    /** OCR of scanned pages and images: `local` (tesseract.js, English, offline) or `off` (reported as skipped). */
+    OCR: z.enum(['local', 'off']).default('local'),
   })
   .superRefine(checkOAuthConfig);
 
@@ -251,6 +268,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (c.EXTRACTOR === 'llm' && !(c.LLM_BASE_URL && c.LLM_MODEL))
     throw new ConfigError(['EXTRACTOR=llm needs LLM_BASE_URL and LLM_MODEL']);
+  if (c.BAND_EXTRACTOR === 'llm' && !(c.LLM_BASE_URL && c.LLM_MODEL))
+    throw new ConfigError(['BAND_EXTRACTOR=llm needs LLM_BASE_URL and LLM_MODEL']);
+  if (c.RERANK_URL && !c.RERANK_MODEL) throw new ConfigError(['RERANK_URL needs RERANK_MODEL']);
   if (c.SUMMARIZER === 'llm' && !(c.LLM_BASE_URL && c.LLM_MODEL))
     throw new ConfigError(['SUMMARIZER=llm needs LLM_BASE_URL and LLM_MODEL']);
   if (c.EMBEDDER === 'onnx' && !c.MODELS_DIR) throw new ConfigError(['EMBEDDER=onnx needs MODELS_DIR']);

@@ -1,4 +1,6 @@
 import pg from 'pg';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
@@ -121,6 +123,34 @@ export async function startApp(
     close: async () => {
       await app.close();
       await db.close();
+    },
+  };
+}
+
+/**
+ * What spawned PostgreSQL-backed processes share in a scenario test: a throwaway database, a
+ * data directory, a known organization key, and their environment (`extra` added); `cleanup`
+ * drops the database and the directory.
+ */
+export async function scenarioStore(prefix: string, extra: Record<string, string> = {}) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const scratch = await scratchDatabase();
+  const key = `ek_org_${randomBytes(20).toString('hex')}`;
+  const env: Record<string, string> = {
+    DATA_DIR: dir,
+    DATABASE_URL: scratch.url,
+    BOOTSTRAP_API_KEY: key,
+    MODELS_CACHE_DIR: MODELS_CACHE,
+    RATE_LIMIT_MAX: '0',
+    ...extra,
+  };
+  return {
+    key,
+    env,
+    databaseUrl: scratch.url,
+    async cleanup() {
+      await scratch.drop();
+      fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }

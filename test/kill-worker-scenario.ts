@@ -1,11 +1,7 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { runMain, startServer } from './process.ts';
-import { MODELS_CACHE, scratchDatabase } from './harness.ts';
-import { sleep } from './wait.ts';
+import { scenarioStore } from './harness.ts';
+import { until } from './wait.ts';
 
 /**
  * Recovery from a dead worker on PostgreSQL (issue #17 finding 8; docs/jobs.md): two
@@ -42,28 +38,12 @@ const TRIGGER = `
   CREATE TRIGGER test_transitions AFTER UPDATE OF status ON memories
     FOR EACH ROW EXECUTE FUNCTION test_record_transition();`;
 
-/** Wait until `check` holds, polling every 50 ms; throw `what` (with `context()`) after `ms`. */
-async function until(check: () => Promise<boolean>, ms: number, what: string, context: () => string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what}\n${context()}`);
-    await sleep(50);
-  }
-}
-
 export async function runWorkerKillScenario(opts: { size: number; leaseMs?: number }): Promise<WorkerKillResult> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'engram-kill-worker-'));
-  const scratch = await scratchDatabase();
-  const key = `ek_org_${randomBytes(20).toString('hex')}`;
-  const env: Record<string, string> = {
-    DATA_DIR: dir,
-    DATABASE_URL: scratch.url,
-    BOOTSTRAP_API_KEY: key,
-    MODELS_CACHE_DIR: MODELS_CACHE,
-    RATE_LIMIT_MAX: '0',
-    ...(opts.leaseMs ? { WORKER_LEASE_MS: String(opts.leaseMs) } : {}),
-  };
-  const db = new pg.Client({ connectionString: scratch.url });
+  const { key, env, databaseUrl, cleanup } = await scenarioStore(
+    'engram-kill-worker-',
+    opts.leaseMs ? { WORKER_LEASE_MS: String(opts.leaseMs) } : {},
+  );
+  const db = new pg.Client({ connectionString: databaseUrl });
   const count = async (sql: string, params: unknown[] = []) =>
     Number((await db.query<{ n: number }>(sql, params)).rows[0].n);
   const api = await startServer({ ...env, ROLES: 'api', LOG_LEVEL: 'warn' });
@@ -164,7 +144,6 @@ export async function runWorkerKillScenario(opts: { size: number; leaseMs?: numb
     await Promise.all(workers.map((w) => w.exited));
     await api.stop();
     await db.end().catch(() => {});
-    await scratch.drop();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await cleanup();
   }
 }

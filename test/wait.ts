@@ -47,3 +47,20 @@ export async function waitFor<T>(
     await sleep(intervalMs);
   }
 }
+
+/**
+ * Poll `check` every 50 ms until it holds; after `ms` throw `what` followed by `context()` (the
+ * spawned processes' logs, say), so a scenario that stalls says where.
+ */
+export async function until(
+  check: () => Promise<boolean>,
+  ms: number,
+  what: string,
+  context: () => string,
+): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what}\n${context()}`);
+    await sleep(50);
+  }
+}

@@ -23,6 +23,34 @@ export interface Actor {
   methods: AuthMethod[];
 }
 
+/**
+ * The service acting for `userId` in background work it does on their behalf (a message or a
+ * document made into memories): organization-wide (the namespace is named on each memory) and
+ * not an end user's token.
+ */
+export function ownerActor(organizationId: string, userId: string): Actor {
+  return {
+    organizationId,
+    namespaceId: null,
+    permissions: new Set(ALL_PERMISSIONS),
+    userId,
+    apiKeyId: null,
+    sessionId: null,
+    methods: ['api_key'],
+  };
+}
+
+/**
+ * Whether `actor` may see a record one user owns in one namespace (a chat session, an upload):
+ * an end user's token only their own, a namespace key only its namespace's, an organization key all.
+ */
+export function mayAccessOwned(actor: Actor, row: { user_id: string; namespace_id: string | null }): boolean {
+  return (
+    (!isEndUser(actor) || row.user_id === actor.userId) &&
+    (!actor.namespaceId || row.namespace_id === actor.namespaceId)
+  );
+}
+
 /** 403 unless the credential carries `permission` (namespace keys may hold a subset). */
 export function requirePermission(actor: Actor, permission: Permission): void {
   if (!actor.permissions.has(permission)) {

@@ -8,6 +8,7 @@ import type { JobHandler } from '../../platform/jobs/index.ts';
 import { memoryJobs, type ProcessingStep } from './memories.jobs.ts';
 import { memoriesRoutes } from './memories.routes.ts';
 import { createMemoriesService, type MemoriesDeps } from './memories.service.ts';
+import { createBatchPort } from './batches.ts';
 import { createMemoryWriter } from './writer.ts';
 import {
   deleteNamespaceMemories,
@@ -32,6 +33,8 @@ export function createMemoriesModule(deps: MemoriesDeps) {
     service,
     /** Storing memories inside another module's transaction (messages: a message and its memory at once). */
     writer,
+    /** A batch's lifecycle for modules with batches of their own (documents). */
+    batches: createBatchPort(deps),
     /** Processing status of memories and batches (REST and the WebSocket pushes). */
     status,
     routes,
@@ -71,4 +74,6 @@ export { memoryStatusParams, batchStatusParams } from './status.schemas.ts';
 export type { MemoryRow, Scope } from './memories.store.ts';
 export type { ProcessingStep } from './memories.jobs.ts';
 export type { MemoryWriter, PreparedMemory } from './writer.ts';
+export type { BatchPort } from './batches.ts';
+export type { BatchProgress } from './status.store.ts';
 export type { MemoryStatusService } from './status.service.ts';

@@ -260,6 +260,15 @@ export async function deleteUserMemories(
   return db.query(`DELETE FROM memories WHERE ${where} RETURNING id, content_bytes, created_at`, params);
 }
 
+/** Delete a batch's memories (their chunks go by cascade); returns how many. */
+export async function deleteBatchMemories(tx: Queryable, organizationId: string, batchId: string): Promise<number> {
+  const rows = await tx.query('DELETE FROM memories WHERE organization_id = $1 AND batch_id = $2 RETURNING id', [
+    organizationId,
+    batchId,
+  ]);
+  return rows.length;
+}
+
 /** Delete the namespace's memories (their chunks go by cascade); returns how many. */
 export async function deleteNamespaceMemories(tx: Queryable, organizationId: string, id: string): Promise<number> {
   const rows = await tx.query('DELETE FROM memories WHERE organization_id = $1 AND namespace_id = $2 RETURNING id', [

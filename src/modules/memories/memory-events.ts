@@ -30,7 +30,7 @@ export async function completeBatchIfDone(
   organizationId: string,
   batchId: string,
 ): Promise<void> {
-  const { stored, ...counts } = await batchProgress(tx, organizationId, batchId, BATCH_STORED);
+  const { stored, last_finished_at: _at, ...counts } = await batchProgress(tx, organizationId, batchId, BATCH_STORED);
   // Before batch.stored a finished memory may only be the first group's: the batch is not done.
   if (!stored || counts.completed + counts.failed < counts.total) return;
   const status = counts.failed === 0 ? 'completed' : counts.completed === 0 ? 'failed' : 'partial';

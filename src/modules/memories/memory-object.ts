@@ -41,6 +41,14 @@ export const memoryObject = z.looseObject({
     ),
   relevance_score: z.number().optional().describe('Search results: the final score the results are ranked by'),
   recency_score: z.number().optional().describe('Not set by this server (kept for client compatibility)'),
+  reranker_score: z.number().optional().describe("Search with a reranking provider: the provider's own score"),
+  reranker_type: z.string().optional().describe('Search with a reranking provider: the provider that ranked it'),
+  ranker_features: z
+    .record(z.string(), z.number())
+    .optional()
+    .describe(
+      'Search with reranking_config.return_features (svc_enhanced, svc_max): the ranking features (docs/retrieval.md)',
+    ),
   memoryChunkIds: z.array(z.string()).optional().describe('Ids of its chunks (GET /v1/memory/{memory_id} only)'),
 });
 export type MemoryObject = z.infer<typeof memoryObject>;
@@ -103,6 +111,14 @@ export const searchResponse = z.object({
         .array(graphNode)
         .describe('Graph nodes linked to the memories, most linked first (with search_override: the matched nodes)'),
       schemas_used: z.array(z.string()).optional().describe('User graph schemas of the nodes shown; absent when none'),
+      reranking: z
+        .object({
+          requested: z.string().describe('The reranking provider the request asked for (after aliasing)'),
+          used: z.string().describe('The provider that ranked these results'),
+          note: z.string().optional().describe('Why used differs from requested (e.g. not configured, fell back)'),
+        })
+        .optional()
+        .describe('Set when a reranking provider was asked for: which one ranked the results, and why if another'),
     })
     .nullable()
     .describe('The results'),

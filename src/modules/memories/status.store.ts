@@ -130,6 +130,16 @@ export async function lockBatchOfMemory(tx: Queryable, organizationId: string, m
   );
 }
 
+/** How far a batch's memories are; `stored`: its last group is in (its batch.stored event exists). */
+export interface BatchProgress {
+  stored: boolean;
+  total: number;
+  completed: number;
+  failed: number;
+  /** When the latest of its finished memories finished (null: none yet). */
+  last_finished_at: Date | null;
+}
+
 /**
  * How many memories of a batch exist and how many finished each way, and whether the batch
  * event `storedKind` (every group is in) was recorded: one statement on every memory's finish.
@@ -139,11 +149,12 @@ export async function batchProgress(
   organizationId: string,
   batchId: string,
   storedKind: string,
-): Promise<{ stored: boolean; total: number; completed: number; failed: number }> {
-  const rows = await db.query<{ stored: boolean; total: number; completed: number; failed: number }>(
+): Promise<BatchProgress> {
+  const rows = await db.query<BatchProgress>(
     `SELECT EXISTS (SELECT 1 FROM events WHERE batch_id = $1 AND organization_id = $2 AND kind = $3) AS stored,
             count(*)::int AS total, count(*) FILTER (WHERE status = 'completed')::int AS completed,
-            count(*) FILTER (WHERE status = 'failed')::int AS failed
+            count(*) FILTER (WHERE status = 'failed')::int AS failed,
+            max(coalesce(completed_at, failed_at)) AS last_finished_at
      FROM memories WHERE batch_id = $1 AND organization_id = $2`,
     [batchId, organizationId, storedKind],
   );

@@ -143,6 +143,23 @@ export function createMemoryWriter(deps: MemoriesDeps) {
   }
 
   /**
+   * `prepareLinked` for bodies that may be refused one by one (background work storing what
+   * a client sent earlier): a body the memory write refuses (4xx) is its AppError in the
+   * result, the others are prepared. Model and store errors throw: the caller's job retries.
+   */
+  async function prepareEach(actor: Actor, bodies: AddMemoryBody[], opts: WriteOptions = {}) {
+    const refusal = (err: unknown) => {
+      if (err instanceof AppError && err.code < 500) return err;
+      throw err;
+    };
+    const all = await prepareLinked(actor, bodies, opts).catch(refusal);
+    if (!(all instanceof AppError)) return all;
+    const each: (PreparedMemory | AppError)[] = [];
+    for (const body of bodies) each.push(await prepareLinked(actor, [body], opts).then(([p]) => p, refusal));
+    return each;
+  }
+
+  /**
    * Refuse now what `prepareLinked` would refuse later (normalisation, size, graph policy),
    * without embedding: a module that stores its record first and the memory in the background
    * (messages) answers the caller's bad input with the same 4xx as POST /v1/memory.
@@ -154,7 +171,7 @@ export function createMemoryWriter(deps: MemoriesDeps) {
     await deps.planGraph(deps.db, actor, input.policy);
   }
 
-  return { checkSize, storeAll, prepareLinked, checkLinked };
+  return { checkSize, storeAll, prepareLinked, prepareEach, checkLinked };
 }
 
 export type MemoryWriter = ReturnType<typeof createMemoryWriter>;

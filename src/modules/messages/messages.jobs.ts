@@ -5,9 +5,9 @@
  */
 import type { JobHandler } from '../../platform/jobs/index.ts';
 import type { Summarizer } from '../../platform/models/summarizer.ts';
-import { ALL_PERMISSIONS, type Actor } from '../../shared/actor.ts';
+import { ownerActor } from '../../shared/actor.ts';
 import { AppError } from '../../shared/errors.ts';
-import type { AddMemoryBody, MemoryWriter, PreparedMemory } from '../memories/index.ts';
+import type { AddMemoryBody, MemoryWriter } from '../memories/index.ts';
 import {
   claimQueued,
   failClaimed,
@@ -26,22 +26,6 @@ export const SESSION_SUMMARIZE = 'session.summarize';
 export const SUMMARY_EVERY = 15;
 /** Messages made into memories per transaction (one embedder call). */
 const GROUP = 32;
-
-/**
- * The session owner's writes, done by the service on their behalf: organization-wide (the
- * session's namespace is named on each memory) and not an end user's token.
- */
-function ownerActor(s: SessionRow): Actor {
-  return {
-    organizationId: s.organization_id,
-    namespaceId: null,
-    permissions: new Set(ALL_PERMISSIONS),
-    userId: s.user_id,
-    apiKeyId: null,
-    sessionId: null,
-    methods: ['api_key'],
-  };
-}
 
 /** The memory a message becomes. Its time is the message's unless the client gave metadata.createdAt. */
 function memoryBody(s: SessionRow, m: MessageRow): AddMemoryBody {
@@ -63,31 +47,17 @@ function memoryBody(s: SessionRow, m: MessageRow): AddMemoryBody {
   } as AddMemoryBody;
 }
 
-/** Validated, planned and embedded memories for `bodies`; a body the memory write refuses (4xx) fails alone. */
-async function prepareAll(linked: MemoryWriter, actor: Actor, bodies: AddMemoryBody[]) {
-  const refusal = (err: unknown) => {
-    if (err instanceof AppError && err.code < 500) return err;
-    throw err; // the model or the store: retried
-  };
-  const all = await linked.prepareLinked(actor, bodies).catch(refusal);
-  if (!(all instanceof AppError)) return all;
-  const each: (PreparedMemory | AppError)[] = [];
-  for (const body of bodies) each.push(await linked.prepareLinked(actor, [body]).then(([p]) => p, refusal));
-  return each;
-}
-
 export function messagesJobs(deps: { linked: MemoryWriter; summarizer: Summarizer }): Record<string, JobHandler> {
   return {
     [MESSAGE_MEMORIZE]: {
       async run(job, ctx) {
         const s = await sessionById(ctx.db, String(job.payload.session_id));
         if (!s) return; // deleted meanwhile: nothing to do
-        const actor = ownerActor(s);
+        const actor = ownerActor(s.organization_id, s.user_id);
         for (;;) {
           const batch = await claimQueued(ctx.db, s.id, job.id, GROUP);
           if (!batch.length) return;
-          const prepared = await prepareAll(
-            deps.linked,
+          const prepared = await deps.linked.prepareEach(
             actor,
             batch.map((m) => memoryBody(s, m)),
           );

@@ -1,7 +1,7 @@
 import type { Db } from '../../platform/db/index.ts';
 import { enqueueAll, type NewJob } from '../../platform/jobs/index.ts';
 import { SummarizerError, type Summarizer } from '../../platform/models/summarizer.ts';
-import { isEndUser, requireOwnOrganization, requirePermission, type Actor } from '../../shared/actor.ts';
+import { mayAccessOwned, requireOwnOrganization, requirePermission, type Actor } from '../../shared/actor.ts';
 import { AppError, notFound, unprocessable } from '../../shared/errors.ts';
 import { newId } from '../../shared/ids.ts';
 import { iso } from '../../shared/time.ts';
@@ -66,12 +66,9 @@ export function createMessagesService(deps: MessagesDeps) {
    */
   async function visibleSession(actor: Actor, key: string): Promise<SessionRow> {
     const s = await findSession(db, actor.organizationId, key);
-    if (!s || !mayAccess(actor, s)) throw notFound(`Session ${key}`);
+    if (!s || !mayAccessOwned(actor, s)) throw notFound(`Session ${key}`);
     return s;
   }
-
-  const mayAccess = (actor: Actor, s: SessionRow) =>
-    (!isEndUser(actor) || s.user_id === actor.userId) && (!actor.namespaceId || s.namespace_id === actor.namespaceId);
 
   return {
     /** POST /v1/messages */
@@ -110,7 +107,7 @@ export function createMessagesService(deps: MessagesDeps) {
           key,
         });
         // Another user's (or namespace's) session is not there for this caller.
-        if (session.user_id !== owner.userId || session.namespace_id !== namespaceId || !mayAccess(actor, session))
+        if (session.user_id !== owner.userId || session.namespace_id !== namespaceId || !mayAccessOwned(actor, session))
           throw notFound(`Session ${key}`);
         const seq = session.message_count + 1;
         const message = await insertMessage(

@@ -19,3 +19,6 @@ export type SearchModule = ReturnType<typeof createSearchModule>;
 export type { SearchDeps } from './search.service.ts';
 export { prepareVectorStore } from './vector-store.ts';
 export { countStaleVectors, reembedStale } from './reembed.ts';
+export { committedRanker, linearRanker, type LinearRanker, type RankerModel } from './ranker.ts';
+export { FEATURE_NAMES } from './features.ts';
+export type { GraphRerankPort } from './rerank-stage.ts';

@@ -27,6 +27,7 @@ export function searchRoutes(search: SearchService): FastifyPluginAsyncZod {
             memories: r.memories,
             nodes: r.nodes.slice(0, req.query.max_nodes),
             ...(r.schemas_used ? { schemas_used: r.schemas_used } : {}),
+            ...(r.reranking ? { reranking: r.reranking } : {}),
           },
           error: null,
           search_id: r.search_id,

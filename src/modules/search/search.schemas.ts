@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { aclConfig, memoryMetadata, searchResponse } from '../memories/index.ts';
 
-/** Reranking providers the client names; only `none` (the fused order) is available yet. */
+/** Reranking providers, the spec's names and the client's (providers.ts maps them). */
 export const RERANKING_PROVIDERS = [
   'none',
   'ranker_a',
@@ -18,20 +18,35 @@ export const rerankingConfig = z.looseObject({
   reranking_enabled: z
     .boolean()
     .optional()
-    .describe('false: the fused order (provider none); true without a provider asks for ranker_a'),
+    .describe('false: the fused order (provider none); true without a provider asks for ranker_a (the spec default)'),
   reranking_provider: z
     .enum(RERANKING_PROVIDERS)
     .optional()
     .describe(
-      'none keeps the fused order; the others are not available in this deployment (422). cohere, openai, ' +
-        'papr_enhanced and papr_max are client aliases of ranker_a, ranker_b, svc_enhanced and svc_max',
+      'none: the fused order. ranker_a (cohere): a Cohere-compatible /v1/rerank endpoint (RERANK_URL); when it is ' +
+        'only the default and not configured, svc_max is used and data.reranking says so. ranker_b (openai): an ' +
+        'OpenAI-compatible chat model scoring the candidates (LLM_BASE_URL). svc_enhanced (papr_enhanced): the ' +
+        'graph-transform score added to the fused one. svc_max (papr_max): the learned ranker over every feature ' +
+        '(docs/retrieval.md). A provider named but not configured is a 422',
     ),
-  reranking_model: z.string().max(200).optional().describe('Reranker model; unused (no reranker is available)'),
-  domain_id: z.string().max(200).optional().describe('Reranking domain; unused (no reranker is available)'),
+  reranking_model: z
+    .string()
+    .max(200)
+    .optional()
+    .describe('Informational: the hosted reranker runs the configured model (RERANK_MODEL, LLM_MODEL)'),
+  domain_id: z
+    .string()
+    .max(200)
+    .optional()
+    .describe('Graph-transform domain of svc_enhanced and svc_max (default general)'),
   signal_thresholds: z
     .record(z.string(), z.number())
     .optional()
-    .describe('Reranking signal thresholds; unused (no reranker is available)'),
+    .describe('svc_enhanced / svc_max: band name → minimum band score; candidates below any are dropped'),
+  return_features: z
+    .boolean()
+    .optional()
+    .describe('Engram extension: svc_enhanced / svc_max add each memory’s ranking features as ranker_features'),
 });
 
 export const omoFilter = z.object({
@@ -142,15 +157,22 @@ export const searchBody = z.object({
         'all other signals together, and the matched nodes are data.nodes',
     ),
   omo_filter: omoFilter.optional().describe('Consent and risk filter: memories outside it are left out'),
-  reranking_config: rerankingConfig
-    .optional()
-    .describe('Reranking of the results; only provider none (the fused order) is available'),
+  reranking_config: rerankingConfig.optional().describe('Reranking of the fused candidates by a provider (spec 2.10)'),
   rank_results: z
     .boolean()
     .optional()
-    .describe('Deprecated: use reranking_config. true asks for a reranker (422: none is available)'),
-  holographic_config: z.unknown().optional().describe('Deprecated; accepted and ignored'),
-  policy: z.unknown().optional().describe('Accepted for compatibility and ignored: a search has no memory policy'),
+    .describe('Deprecated: use reranking_config. true asks for the default provider (ranker_a)'),
+  holographic_config: z
+    .unknown()
+    .optional()
+    .describe('Deprecated: its frequency_filters act as reranking_config.signal_thresholds'),
+  policy: z
+    .unknown()
+    .optional()
+    .describe(
+      'Deprecated: policy.vector.mode fast, enhanced, max means provider none, svc_enhanced, svc_max; ' +
+        'the rest is ignored',
+    ),
   limit: z.number().int().min(1).max(200).optional().describe('Maximum memories (up to 200); same as max_memories'),
 });
 export type SearchBody = z.infer<typeof searchBody>;

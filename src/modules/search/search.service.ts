@@ -1,7 +1,7 @@
 import type { Db } from '../../platform/db/index.ts';
 import type { Embedder } from '../../platform/models/embedder.ts';
 import { requireOwnOrganization, requirePermission, type Actor } from '../../shared/actor.ts';
-import { AppError, unprocessable } from '../../shared/errors.ts';
+import { AppError } from '../../shared/errors.ts';
 import { newId } from '../../shared/ids.ts';
 import type { GraphReader } from '../graph/index.ts';
 import {
@@ -12,16 +12,16 @@ import {
   type MemoryReader,
 } from '../memories/index.ts';
 import { requireSelf, type UserDirectory } from '../users/index.ts';
-import { queryTerms } from '../../platform/text-analyzer.ts';
-import { fuse, type FusionWeights } from './fusion.ts';
-import { RERANKING_PROVIDERS, type SearchBody } from './search.schemas.ts';
-import { logQuery, sessionNeighbours, sharedWith, type Bm25Params, type SearchScope } from './search.store.ts';
-import { nearest } from './dense.store.ts';
-import { lexicalAndDense2 } from './signals.store.ts';
-import { withNeighbourContext } from './context.ts';
-import { graphContribution, resultNodes } from './graph-signal.ts';
+import type { FusionWeights } from './fusion.ts';
+import type { SearchBody } from './search.schemas.ts';
+import { logQuery, sharedWith, type Bm25Params, type SearchScope } from './search.store.ts';
+import { resultNodes } from './graph-signal.ts';
 import type { Extractor } from '../../platform/models/extractor.ts';
 import type { Logger } from '../../platform/log.ts';
+import { firstStage } from './first-stage.ts';
+import { chooseProvider, type Available } from './providers.ts';
+import { rerankStage, type RerankStageDeps } from './rerank-stage.ts';
+import { rescaled, signalThresholds } from './rerank-shape.ts';
 
 export interface SearchDeps {
   db: Db;
@@ -39,6 +39,11 @@ export interface SearchDeps {
   memories: MemoryReader;
   users: Pick<UserDirectory, 'get' | 'findByExternalId'>;
   graph: GraphReader;
+  /** The rerank stage's providers and learned ranker, and which providers are configured. */
+  rerank: RerankStageDeps;
+  available: Available;
+  /** How many first-stage candidates a reranking provider reorders (at least the limit). */
+  rerankDepth: number;
 }
 
 export interface SearchResult {
@@ -47,32 +52,8 @@ export interface SearchResult {
   search_id: string;
   /** User graph schemas of the returned nodes, when there are any. */
   schemas_used?: string[];
-}
-
-const RERANKERS_LATER = new Set<string>(RERANKING_PROVIDERS.filter((p) => p !== 'none'));
-
-/** Reranking: only `none` (the fused order) exists yet; anything else is a clear 422. */
-function checkReranking(body: SearchBody): void {
-  const rc = body.reranking_config;
-  if (body.rank_results !== undefined && rc) {
-    throw unprocessable(
-      'Conflicting fields: reranking_config and deprecated rank_results; send only reranking_config',
-      { fields: ['reranking_config', 'rank_results'] },
-    );
-  }
-  const provider = rc
-    ? rc.reranking_enabled === false
-      ? 'none'
-      : (rc.reranking_provider ?? (rc.reranking_enabled ? 'ranker_a' : 'none'))
-    : body.rank_results
-      ? 'ranker_a'
-      : 'none';
-  if (RERANKERS_LATER.has(provider)) {
-    throw unprocessable(
-      `Reranking provider "${provider}" is not available in this deployment; use reranking_provider "none"`,
-      { field: 'reranking_config.reranking_provider' },
-    );
-  }
+  /** Set when a reranking provider was asked for. */
+  reranking?: { requested: string; used: string; note?: string };
 }
 
 /**
@@ -153,10 +134,10 @@ export function createSearchService(deps: SearchDeps) {
 
     async search(actor: Actor, body: SearchBody, maxMemories: number, maxNodes = 15): Promise<SearchResult> {
       requirePermission(actor, 'read');
-      checkReranking(body);
+      const choice = chooseProvider(body, deps.available);
       const t0 = performance.now();
       const searchId = newId();
-      const { primary, secondary } = deps.embedders;
+      const { primary } = deps.embedders;
       // The query vector does not depend on the scope: with a threaded embedder it is computed
       // while the scope's SQL runs. A signal with weight 0 costs nothing (no embedding, no scan).
       const vector = deps.weights.dense > 0 ? settled(primary.embed([body.query])) : null;
@@ -166,58 +147,77 @@ export function createSearchService(deps: SearchDeps) {
       let memories: MemoryObject[] = [];
       let overrideNodes: SearchResult['nodes'] | null = null;
       let topNodes: SearchResult['nodes'] = [];
+      let reranking: SearchResult['reranking'];
       if (scope) {
-        const n = Math.max(deps.candidates, limit);
-        const none = Promise.resolve(new Map<string, number>());
-        // While the query embedding runs (its own thread), the lexical and secondary signals run
-        // in one statement on one connection: side by side they would take the core the
-        // embedding needs (2 cores here), and apart they cost a round trip more.
-        const others = (async () => {
-          const terms = deps.weights.bm25 > 0 ? queryTerms(body.query) : [];
-          const v2 = secondary && deps.weights.dense2 > 0 ? (await secondary.embed([body.query]))[0] : null;
-          return lexicalAndDense2(db, scope, {
-            limit: n,
-            bm25: { terms, params: deps.bm25 },
-            dense2: secondary && v2 ? { model: secondary.id, vector: v2 } : null,
+        const depth = choice.provider === 'none' ? limit : Math.max(limit, deps.rerankDepth);
+        const first = await firstStage(deps, scope, body, {
+          n: Math.max(deps.candidates, depth),
+          keep: depth,
+          hasSessions: !!resolved?.hasSessions,
+          vector,
+        });
+        overrideNodes = first.overrideNodes;
+        let top: { id: string; score: number; reranker?: number; features?: Record<string, number> }[] =
+          first.ranked.map(([id, score]) => ({ id, score }));
+        const nodesOf = (ids: string[]) =>
+          !overrideNodes && ids.length && maxNodes > 0
+            ? resultNodes(deps.graph, db, actor.organizationId, ids, maxNodes, body.schema_id)
+            : Promise.resolve([]);
+        // Without reranking the order is final: the rows and their nodes in one round trip.
+        const plain = choice.provider === 'none';
+        const [firstRows, nodesOfTop] = await Promise.all([
+          deps.memories.getMany(
+            db,
+            scope,
+            top.map((t) => t.id),
+          ),
+          plain ? nodesOf(top.map((t) => t.id)) : null,
+        ]);
+        let rows = firstRows;
+        if (!plain) {
+          const byId = new Map(rows.map((r) => [r.id, r]));
+          const outcome = await rerankStage(deps.rerank, choice, {
+            actor,
+            query: body.query,
+            candidates: top
+              .filter((t) => byId.has(t.id))
+              .map((t) => {
+                const r = byId.get(t.id)!;
+                return {
+                  id: t.id,
+                  content: r.content,
+                  createdAt: r.created_at,
+                  metadata: r.metadata,
+                  firstStage: t.score,
+                  parts: first.parts.get(t.id) ?? [],
+                };
+              }),
+            domainId: body.reranking_config?.domain_id,
+            signalThresholds: signalThresholds(body),
+            withFeatures: body.reranking_config?.return_features === true,
           });
-        })();
-        const [{ lexical, dense2 }, dense] = await Promise.all([
-          others,
-          vector ? vector().then(([v]) => nearest(db, scope, 'embedding', primary.id, v, n)) : none,
-        ]);
-        // After the others, not beside them: PGlite runs one statement at a time anyway, and the
-        // graph signal is the optional, slower one.
-        const graph = await graphContribution(deps.graph, db, deps.extractor, scope, body, n, deps.weights.graph ?? 0);
-        overrideNodes = graph.nodes;
-        const fused = fuse([
-          { scores: lexical, weight: deps.weights.bm25 },
-          { scores: dense, weight: deps.weights.dense },
-          { scores: dense2, weight: deps.weights.dense2 },
-          { scores: graph.scores, weight: graph.weight, norm: 'max' },
-        ]);
-        let scores = new Map(fused.map((f) => [f.id, f.score]));
-        if (resolved?.hasSessions && scope.userId) {
-          const anchors = fused.slice(0, Math.max(limit, 50)).map((f) => f.id);
-          scores = withNeighbourContext(scores, await sessionNeighbours(db, scope, anchors), deps.neighbourWeight);
+          top = rescaled(outcome.order).slice(0, limit);
+          rows = top.map((t) => byId.get(t.id)!);
+          reranking = {
+            requested: choice.requested ?? choice.provider,
+            used: outcome.used,
+            ...(outcome.note || choice.fallbackReason
+              ? { note: [choice.fallbackReason, outcome.note].filter(Boolean).join('; ') }
+              : {}),
+          };
         }
-        const topIds = [...scores.entries()]
-          .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-          .slice(0, limit)
-          .map(([id]) => id);
-        // The nodes of the results beside their rows (one round trip less on PostgreSQL): every
-        // id here came from scoped queries, so the rows come back unless deleted meanwhile.
-        const [rows, nodesOfTop] = await Promise.all([
-          deps.memories.getMany(db, scope, topIds),
-          !overrideNodes && topIds.length && maxNodes > 0
-            ? resultNodes(deps.graph, db, actor.organizationId, topIds, maxNodes, body.schema_id)
-            : [],
-        ]);
-        topNodes = nodesOfTop;
-        memories = rows.map((row) => ({
-          ...toMemoryObject(row),
-          relevance_score: scores.get(row.id)!,
-          similarity_score: dense.get(row.id) ?? 0,
-        }));
+        const byTop = new Map(top.map((t) => [t.id, t]));
+        topNodes = nodesOfTop ?? (await nodesOf(top.map((t) => t.id)));
+        memories = rows.map((row) => {
+          const t = byTop.get(row.id)!;
+          return {
+            ...toMemoryObject(row),
+            relevance_score: t.score,
+            similarity_score: first.dense.get(row.id) ?? 0,
+            ...(reranking ? { reranker_score: t.reranker, reranker_type: reranking.used } : {}),
+            ...(t.features ? { ranker_features: t.features } : {}),
+          };
+        });
       }
       // schema_id keeps data.nodes to that user schema's nodes; schemas_used names the schemas shown.
       const nodes = overrideNodes
@@ -241,7 +241,13 @@ export function createSearchService(deps: SearchDeps) {
         .catch((err) => deps.log?.error({ err, search_id: searchId }, 'writing the query log failed'))
         .finally(() => logging.delete(logged));
       logging.add(logged);
-      return { memories, nodes, search_id: searchId, ...(schemasUsed.length ? { schemas_used: schemasUsed } : {}) };
+      return {
+        memories,
+        nodes,
+        search_id: searchId,
+        ...(schemasUsed.length ? { schemas_used: schemasUsed } : {}),
+        ...(reranking ? { reranking } : {}),
+      };
     },
   };
 }

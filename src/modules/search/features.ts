@@ -1,0 +1,122 @@
+/**
+ * Ranking features of one search's candidates (docs/retrieval.md, "svc_max"): what the first
+ * stage knew (each signal's normalised score), the graph-transform scores, and text features
+ * read from the candidates themselves (query-term coverage, proximity, the lead's coverage),
+ * recency and speaker match. The learned ranker (ranker.ts) is a linear model over these after
+ * each is standardised within the query's candidates, so it learns how signals compare inside
+ * one result list, not their raw scale, which differs between corpora.
+ */
+import { analyze } from '../../platform/text-analyzer.ts';
+
+export interface Candidate {
+  id: string;
+  content: string;
+  createdAt: Date;
+  metadata: Record<string, unknown>;
+  /** The fused score (after session neighbours). */
+  firstStage: number;
+  /** Normalised list scores of the fused signals: bm25, dense, dense2, graph. */
+  parts: number[];
+}
+
+/** Graph-transform scores of a candidate (score.ts), when the provider made them. */
+export interface ArtifactFeatures {
+  base: number;
+  enhanced: number;
+  bands: number[];
+}
+
+export const BAND_FEATURES = 14;
+export const FEATURE_NAMES = [
+  'first_stage',
+  'bm25',
+  'dense',
+  'dense2',
+  'graph',
+  'coverage',
+  'proximity',
+  'lead_coverage',
+  'length',
+  'recency',
+  'speaker',
+  'base',
+  'enhanced',
+  ...Array.from({ length: BAND_FEATURES }, (_, k) => `band_${k}`),
+] as const;
+
+/** Window (terms) for the proximity feature: about a sentence. */
+const WINDOW = 12;
+/** Terms that make a memory's lead (a title, a first sentence). */
+const LEAD = 30;
+
+function speakerOf(c: Candidate): string {
+  const m = c.metadata ?? {};
+  const custom = (m.customMetadata ?? {}) as Record<string, unknown>;
+  const named = [m.speaker, custom.speaker].find((x) => typeof x === 'string');
+  if (named) return String(named).toLowerCase();
+  const prefix = /^\s*([A-Z][\w .'-]{0,40}):/.exec(c.content);
+  return prefix ? prefix[1].toLowerCase() : '';
+}
+
+/** Feature rows, one per candidate, in FEATURE_NAMES order. */
+export function candidateFeatures(
+  query: string,
+  candidates: Candidate[],
+  artifacts?: Map<string, ArtifactFeatures>,
+): number[][] {
+  const qTerms = [...new Set(analyze(query))];
+  const docs = candidates.map((c) => analyze(c.content));
+  // Inverse document frequency within the candidates (+1 smoothing): which query terms
+  // separate these candidates, the question a reranker asks.
+  const n = candidates.length;
+  const idf = new Map(qTerms.map((t) => [t, Math.log(1 + (n + 1) / (1 + docs.filter((d) => d.includes(t)).length))]));
+  const idfSum = qTerms.reduce((s, t) => s + idf.get(t)!, 0) || 1;
+  const times = candidates.map((c) => c.createdAt.getTime());
+  const [tMin, tMax] = [Math.min(...times), Math.max(...times)];
+  const lowerQuery = query.toLowerCase();
+  return candidates.map((c, i) => {
+    const terms = docs[i];
+    const present = new Set(terms);
+    const coverage = qTerms.reduce((s, t) => s + (present.has(t) ? idf.get(t)! : 0), 0) / idfSum;
+    const lead = new Set(terms.slice(0, LEAD));
+    const leadCoverage = qTerms.reduce((s, t) => s + (lead.has(t) ? idf.get(t)! : 0), 0) / idfSum;
+    let proximity = 0;
+    if (qTerms.length > 1) {
+      const q = new Set(qTerms);
+      for (let s = 0; s < terms.length; s++) {
+        if (!q.has(terms[s])) continue;
+        const seen = new Set(terms.slice(s, s + WINDOW).filter((t) => q.has(t)));
+        proximity = Math.max(proximity, seen.size / qTerms.length);
+      }
+    }
+    const speaker = speakerOf(c);
+    const a = artifacts?.get(c.id);
+    return [
+      c.firstStage,
+      ...[0, 1, 2, 3].map((k) => c.parts[k] ?? 0),
+      coverage,
+      proximity,
+      leadCoverage,
+      Math.log(1 + terms.length),
+      tMax > tMin ? (times[i] - tMin) / (tMax - tMin) : 0,
+      speaker && lowerQuery.includes(speaker.split(' ')[0]) ? 1 : 0,
+      a?.base ?? 0,
+      a?.enhanced ?? 0,
+      ...Array.from({ length: BAND_FEATURES }, (_, k) => a?.bands[k] ?? 0),
+    ];
+  });
+}
+
+/**
+ * Standardise each feature within the list (z-scores; a constant feature becomes 0), the
+ * ranker's input: only differences between a query's candidates carry information.
+ */
+export function standardise(rows: number[][]): number[][] {
+  if (!rows.length) return rows;
+  const m = rows[0].length;
+  const mean = new Array<number>(m).fill(0);
+  const sd = new Array<number>(m).fill(0);
+  for (const r of rows) r.forEach((x, j) => (mean[j] += x / rows.length));
+  for (const r of rows) r.forEach((x, j) => (sd[j] += (x - mean[j]) ** 2 / rows.length));
+  return rows.map((r) => r.map((x, j) => (sd[j] > 1e-12 ? (x - mean[j]) / Math.sqrt(sd[j]) : 0)));
+}

@@ -1,0 +1,82 @@
+/**
+ * The first stage of a search: BM25, the dense signals and (agentic) the graph, fused by
+ * normalised score (fusion.ts), then session neighbours' context. Returns every candidate
+ * with its fused score and each signal's normalised part, which the rerank stage reads.
+ */
+import type { Embedder } from '../../platform/models/embedder.ts';
+import type { Extractor } from '../../platform/models/extractor.ts';
+import type { Db } from '../../platform/db/index.ts';
+import { queryTerms } from '../../platform/text-analyzer.ts';
+import type { GraphReader } from '../graph/index.ts';
+import { withNeighbourContext } from './context.ts';
+import { nearest } from './dense.store.ts';
+import { fuse, type FusionWeights } from './fusion.ts';
+import { graphContribution } from './graph-signal.ts';
+import type { SearchBody } from './search.schemas.ts';
+import { sessionNeighbours, type Bm25Params, type SearchScope } from './search.store.ts';
+import { lexicalAndDense2 } from './signals.store.ts';
+
+export interface FirstStageDeps {
+  db: Db;
+  embedders: { primary: Embedder; secondary?: Embedder };
+  weights: FusionWeights;
+  bm25: Bm25Params;
+  candidates: number;
+  neighbourWeight: number;
+  extractor?: Extractor;
+  graph: GraphReader;
+}
+
+export interface FirstStage {
+  /** Candidate id → final first-stage score, best first. */
+  ranked: [string, number][];
+  /** Candidate id → normalised part of each signal (bm25, dense, dense2, graph). */
+  parts: Map<string, number[]>;
+  /** Cosine of the primary embedding, for similarity_score. */
+  dense: Map<string, number>;
+  /** Matched nodes of a search_override or agentic graph, when they replace data.nodes. */
+  overrideNodes: Awaited<ReturnType<typeof graphContribution>>['nodes'];
+}
+
+export async function firstStage(
+  deps: FirstStageDeps,
+  scope: SearchScope,
+  body: SearchBody,
+  opts: { n: number; keep: number; hasSessions: boolean; vector: (() => Promise<number[][]>) | null },
+): Promise<FirstStage> {
+  const { db } = deps;
+  const { primary, secondary } = deps.embedders;
+  const none = Promise.resolve(new Map<string, number>());
+  // While the query embedding runs (its own thread), the lexical and secondary signals run
+  // in one statement on one connection: side by side they would take the core the
+  // embedding needs (2 cores here), and apart they cost a round trip more.
+  const others = (async () => {
+    const terms = deps.weights.bm25 > 0 ? queryTerms(body.query) : [];
+    const v2 = secondary && deps.weights.dense2 > 0 ? (await secondary.embed([body.query]))[0] : null;
+    return lexicalAndDense2(db, scope, {
+      limit: opts.n,
+      bm25: { terms, params: deps.bm25 },
+      dense2: secondary && v2 ? { model: secondary.id, vector: v2 } : null,
+    });
+  })();
+  const [{ lexical, dense2 }, dense] = await Promise.all([
+    others,
+    opts.vector ? opts.vector().then(([v]) => nearest(db, scope, 'embedding', primary.id, v, opts.n)) : none,
+  ]);
+  // After the others, not beside them: PGlite runs one statement at a time anyway, and the
+  // graph signal is the optional, slower one.
+  const graph = await graphContribution(deps.graph, db, deps.extractor, scope, body, opts.n, deps.weights.graph ?? 0);
+  const fused = fuse([
+    { scores: lexical, weight: deps.weights.bm25 },
+    { scores: dense, weight: deps.weights.dense },
+    { scores: dense2, weight: deps.weights.dense2 },
+    { scores: graph.scores, weight: graph.weight, norm: 'max' },
+  ]);
+  let scores = new Map(fused.map((f) => [f.id, f.score]));
+  if (opts.hasSessions && scope.userId) {
+    const anchors = fused.slice(0, Math.max(opts.keep, 50)).map((f) => f.id);
+    scores = withNeighbourContext(scores, await sessionNeighbours(db, scope, anchors), deps.neighbourWeight);
+  }
+  const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, opts.keep);
+  return { ranked, parts: new Map(fused.map((f) => [f.id, f.parts])), dense, overrideNodes: graph.nodes };
+}

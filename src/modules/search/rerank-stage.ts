@@ -1,0 +1,116 @@
+/**
+ * The rerank stage of a search (spec §2.10): the fused top candidates reordered by the chosen
+ * provider (providers.ts). Hosted providers (ranker_a: Cohere-compatible, ranker_b: a chat
+ * model) score the candidates' text; svc_enhanced adds the graph-transform score (stored
+ * artifacts, computed for candidates without one) to the first stage's; svc_max feeds every
+ * feature (features.ts) to the learned ranker (ranker.ts).
+ *
+ * A hosted provider that fails keeps the first stage's order and says so (the search still
+ * answers); the failure is logged.
+ */
+import type { Logger } from '../../platform/log.ts';
+import type { Reranker } from '../../platform/models/reranker.ts';
+import type { Actor } from '../../shared/actor.ts';
+import { candidateFeatures, FEATURE_NAMES, standardise, type ArtifactFeatures, type Candidate } from './features.ts';
+import type { ProviderChoice } from './providers.ts';
+import type { LinearRanker } from './ranker.ts';
+
+/** What the transform module scores for search (svc_enhanced, svc_max). */
+export interface GraphRerankPort {
+  /**
+   * Artifact scores of the candidates for the query in a domain (default general): stored
+   * artifacts where the memory has one in a compatible form, computed otherwise. Candidates
+   * below a `signal_thresholds` band minimum are absent from the map.
+   */
+  scoreMemories(
+    actor: Actor,
+    query: string,
+    candidates: { id: string; content: string }[],
+    opts: { domainId?: string; signalThresholds?: Record<string, number> },
+  ): Promise<Map<string, ArtifactFeatures>>;
+}
+
+export interface RerankStageDeps {
+  cohere?: Reranker;
+  chat?: Reranker;
+  graph?: GraphRerankPort;
+  ranker: LinearRanker;
+  log?: Logger;
+}
+
+export interface Reranked {
+  id: string;
+  score: number;
+  features?: Record<string, number>;
+}
+
+export interface RerankOutcome {
+  order: Reranked[];
+  /** The provider that produced `order` ('none' when a hosted one failed). */
+  used: string;
+  note?: string;
+}
+
+/** Mean of z-scores: the first stage and the transform score count alike, whatever their scales. */
+function zSum(cols: number[][]): number[] {
+  const z = standardise(cols[0].map((_, i) => cols.map((c) => c[i])));
+  return z.map((r) => r.reduce((a, b) => a + b, 0) / r.length);
+}
+
+export async function rerankStage(
+  deps: RerankStageDeps,
+  choice: ProviderChoice,
+  ctx: {
+    actor: Actor;
+    query: string;
+    candidates: Candidate[];
+    domainId?: string;
+    signalThresholds?: Record<string, number>;
+    withFeatures: boolean;
+  },
+): Promise<RerankOutcome> {
+  const { candidates } = ctx;
+  const firstStage = (): Reranked[] => candidates.map((c) => ({ id: c.id, score: c.firstStage }));
+  if (!candidates.length || choice.provider === 'none') return { order: firstStage(), used: 'none' };
+
+  if (choice.provider === 'ranker_a' || choice.provider === 'ranker_b') {
+    const reranker = choice.provider === 'ranker_a' ? deps.cohere! : deps.chat!;
+    try {
+      const results = await reranker.rerank(
+        ctx.query,
+        candidates.map((c) => c.content),
+      );
+      return { order: results.map((r) => ({ id: candidates[r.index].id, score: r.score })), used: choice.provider };
+    } catch (err) {
+      deps.log?.warn({ err, provider: choice.provider }, 'reranking failed; the fused order is returned');
+      return {
+        order: firstStage(),
+        used: 'none',
+        note: `${choice.provider} failed (${(err as Error).message}); fused order returned`,
+      };
+    }
+  }
+
+  const artifacts = await deps.graph!.scoreMemories(
+    ctx.actor,
+    ctx.query,
+    candidates.map((c) => ({ id: c.id, content: c.content })),
+    { domainId: ctx.domainId, signalThresholds: ctx.signalThresholds },
+  );
+  // signal_thresholds drop candidates (they are absent from the map).
+  const kept = candidates.filter((c) => artifacts.has(c.id));
+  if (!kept.length) return { order: [], used: choice.provider };
+  const rows = candidateFeatures(ctx.query, kept, artifacts);
+  const scores =
+    choice.provider === 'svc_max'
+      ? deps.ranker.score(rows)
+      : zSum([kept.map((c) => c.firstStage), kept.map((c) => artifacts.get(c.id)!.enhanced)]);
+  const order = kept
+    .map((c, i) => ({
+      id: c.id,
+      score: scores[i],
+      ...(ctx.withFeatures ? { features: Object.fromEntries(FEATURE_NAMES.map((f, j) => [f, rows[i][j]])) } : {}),
+    }))
+    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+  return { order, used: choice.provider };
+}

@@ -1,0 +1,143 @@
+/**
+ * Built-in domains over practical, everyday text: financial questions and advice (`fiqa`),
+ * law (`legal`), shopping (`ecommerce`) and cafés (`coffee_shops`). Names of products, laws,
+ * tickers and places weigh more: they are what questions in these domains hinge on.
+ */
+import { defineBuiltin, type BandRow } from './domains.builtin.define.ts';
+
+// prettier-ignore
+const FIQA: readonly BandRow[] = [
+  ['finance_area', 'enum', 0.6, 'The area of finance the text is about.',
+    ['personal_finance', 'investing', 'stocks', 'retirement', 'taxes', 'banking', 'credit_debt', 'real_estate',
+      'insurance', 'corporate_finance', 'economics', 'crypto', 'trading', 'other']],
+  ['instrument', 'enum', 1.3, 'The main financial instrument or account concerned.',
+    ['stock', 'bond', 'etf', 'mutual_fund', 'option', 'retirement_account', 'savings_account', 'credit_card',
+      'loan_mortgage', 'real_estate', 'cryptocurrency', 'cash', 'tax_form', 'other']],
+  ['financial_relation', 'text', 0.9,
+    "How the parts relate, as one clause (e.g. 'employer matches 401k contributions')."],
+  ['concerns', 'multi_value_text', 0.8,
+    'The aspects weighed, separated by ";" (e.g. risk; fees; liquidity; tax treatment; returns).'],
+  ['circumstances', 'text', 0.7,
+    "The setting: tax jurisdiction, time frame, life stage, market conditions (e.g. 'US, near retirement')."],
+  ['main_point', 'text', 2.0, "The question asked, or the answer's main point, in one plain sentence."],
+  ['supporting_facts', 'text', 0.8, 'Facts, figures, rules or examples offered in support, in one short sentence.'],
+  ['actor', 'text', 1.0, 'Who acts: investor, employer, bank, company, government, the asker.'],
+  ['affected', 'text', 1.0, 'What is affected: the account, asset, payment, balance, tax bill.'],
+  ['financial_action', 'text', 0.9,
+    'The financial action or relation in base form (e.g. invest_in, deduct, refinance, withdraw_from).'],
+  ['identifiers', 'multi_value_text', 1.5,
+    'Tickers, company, fund, account and form names, laws and rules (e.g. AAPL; Roth IRA; Form 1040), by ";".'],
+  ['amounts', 'multi_value_text', 0.6, 'Amounts, rates, percentages, dates and time spans, separated by ";".'],
+  ['reasoning', 'text', 0.8, 'The reasoning or economic mechanism behind the advice, in one short sentence.'],
+  ['advice_stance', 'enum', 0.8, 'What the text advises.',
+    ['recommend', 'advise_against', 'depends', 'neutral_explanation', 'question', 'warning']],
+];
+
+// prettier-ignore
+const LEGAL: readonly BandRow[] = [
+  ['legal_area', 'enum', 0.6, 'The area of law.',
+    ['contract', 'corporate', 'employment', 'intellectual_property', 'criminal', 'civil_procedure', 'constitutional',
+      'administrative', 'tax', 'property', 'family', 'privacy_data', 'international', 'other']],
+  ['document_kind', 'enum', 1.2, 'What kind of legal text this is.',
+    ['statute', 'regulation', 'case_opinion', 'contract_clause', 'brief', 'legal_question', 'policy', 'treaty',
+      'commentary', 'other']],
+  ['legal_structure', 'text', 1.0,
+    "Who owes what to whom, as one clause (e.g. 'licensee must pay royalties to licensor')."],
+  ['legal_issues', 'multi_value_text', 1.0,
+    'The legal issues or doctrines at stake, separated by ";" (e.g. breach; negligence; jurisdiction; fair use).'],
+  ['jurisdiction', 'text', 0.8, "The jurisdiction, court, governing law and time (e.g. 'US Supreme Court, 2019')."],
+  ['rule_or_holding', 'text', 2.0, 'The main rule, holding, provision or question in one plain sentence.'],
+  ['authority', 'text', 0.9, 'The authority relied on: statutes, precedents, clauses or facts cited in support.'],
+  ['acting_party', 'text', 1.1, 'The acting party: claimant, obligor, licensor, employer, the state.'],
+  ['affected_party', 'text', 1.1, 'The party the obligation, right or ruling is directed at.'],
+  ['provision_type', 'enum', 0.9, 'The named legal relation between the parties.',
+    ['obligation', 'prohibition', 'permission', 'liability', 'right', 'indemnity', 'termination', 'remedy',
+      'definition', 'procedure']],
+  ['citations', 'multi_value_text', 1.6,
+    'Case names, statutes with sections, article numbers and party names, as written, separated by ";".'],
+  ['terms', 'multi_value_text', 0.6, 'Amounts, deadlines, dates, percentages and durations, separated by ";".'],
+  ['legal_reasoning', 'text', 0.8, 'The legal reasoning or policy rationale, in one short sentence.'],
+  ['disposition', 'enum', 0.9, 'The outcome or verdict, if any.',
+    ['affirmed', 'reversed', 'remanded', 'granted', 'denied', 'dismissed', 'liable', 'not_liable', 'valid',
+      'invalid', 'not_applicable']],
+];
+
+// prettier-ignore
+const ECOMMERCE: readonly BandRow[] = [
+  ['text_kind', 'enum', 0.5, 'What kind of text this is.',
+    ['product_listing', 'search_query', 'customer_review', 'question_answer', 'specification', 'promotion',
+      'return_policy', 'comparison']],
+  ['product_category', 'enum', 1.4, 'The product category.',
+    ['electronics', 'apparel', 'home_kitchen', 'beauty', 'grocery', 'toys', 'sports_outdoors', 'books_media',
+      'automotive', 'health', 'furniture', 'office', 'pet_supplies', 'jewelry', 'other']],
+  ['usage_relation', 'text', 0.8,
+    "How product and user relate, as one clause (e.g. 'headphones block noise for commuters')."],
+  ['product_attributes', 'multi_value_text', 1.2,
+    'Attributes the text dwells on, separated by ";" (e.g. color; size; material; battery life; fit).'],
+  ['usage_context', 'text', 0.7, "Occasion, season, place or user group (e.g. 'winter hiking', 'kids 3-5')."],
+  ['main_description', 'text', 2.0, 'What the product is (or what the shopper wants), in one plain sentence.'],
+  ['quality_evidence', 'text', 0.7,
+    'Ratings, review statements, certifications or test results backing quality claims.'],
+  ['brand_or_seller', 'text', 1.1, 'The brand, maker or seller.'],
+  ['intended_for', 'text', 1.1, 'Who or what the product is for: user, compatible device, pet, room.'],
+  ['product_relation', 'enum', 0.7, 'How the product relates to another one named in the text.',
+    ['compatible_with', 'accessory_for', 'replacement_for', 'alternative_to', 'bundled_with', 'upgrade_of',
+      'same_as', 'none']],
+  ['product_identifiers', 'multi_value_text', 1.6,
+    'Product names, model numbers, SKUs, brands and series, as written, separated by ";".'],
+  ['specs', 'multi_value_text', 0.8, 'Price, dimensions, weight, capacity, wattage and counts, separated by ";".'],
+  ['purchase_motivation', 'text', 0.6, 'Why someone would buy it, or why the reviewer liked or disliked it.'],
+  ['sentiment', 'enum', 0.8,
+    'The sentiment toward the product.', ['positive', 'negative', 'neutral', 'mixed', 'question']],
+];
+
+// prettier-ignore
+const COFFEE_SHOPS: readonly BandRow[] = [
+  ['text_kind', 'enum', 0.5, 'What kind of text this is.',
+    ['menu_item', 'review', 'shop_listing', 'question', 'recipe', 'announcement', 'event', 'other']],
+  ['drink_type', 'enum', 1.3, 'The drink or item the text is mainly about.',
+    ['espresso', 'americano', 'latte', 'cappuccino', 'flat_white', 'mocha', 'cold_brew', 'pour_over', 'drip', 'tea',
+      'matcha', 'chai', 'hot_chocolate', 'food', 'other']],
+  ['experience_relation', 'text', 0.8,
+    "The experience as one clause (e.g. 'barista pours oat latte for remote worker')."],
+  ['qualities', 'multi_value_text', 1.0,
+    'Qualities dwelt on, separated by ";" (e.g. taste; price; ambiance; wifi; seating; noise; service speed).'],
+  ['setting', 'text', 0.8, "Neighbourhood, city, time of day or occasion (e.g. 'downtown Lisbon, weekday mornings')."],
+  ['main_point', 'text', 2.0, 'The main point of the text in one plain sentence.'],
+  ['experience_evidence', 'text', 0.7, "Specific experiences or ratings backing the point (e.g. 'waited 20 minutes')."],
+  ['shop_or_roaster', 'text', 1.2, 'The shop, barista, roaster or chain acting.'],
+  ['served_item_or_guest', 'text', 1.0, 'Who is served or what is made: the customer type, the drink or item.'],
+  ['preparation_relation', 'text', 0.7,
+    'The relation or preparation step in base form (e.g. roasted_by, brewed_with, served_with, located_near).'],
+  ['names', 'multi_value_text', 1.5, 'Shop names, streets, bean origins, roasters and menu item names, by ";".'],
+  ['details', 'multi_value_text', 0.6, 'Prices, sizes, opening hours, temperatures, ratios and ratings, by ";".'],
+  ['reason', 'text', 0.6, 'Why visit, recommend or avoid it, in one short sentence.'],
+  ['verdict', 'enum', 0.9, 'The verdict of the text.', ['recommend', 'avoid', 'mixed', 'neutral', 'question']],
+];
+
+export const PRACTICE_DOMAINS = [
+  defineBuiltin({
+    short: 'fiqa',
+    name: 'Financial questions',
+    description: 'Personal finance and investing questions and answers: instruments, circumstances, advice.',
+    rows: FIQA,
+  }),
+  defineBuiltin({
+    short: 'legal',
+    name: 'Legal',
+    description: 'Statutes, cases, contracts and legal questions: parties, provisions, authority and disposition.',
+    rows: LEGAL,
+  }),
+  defineBuiltin({
+    short: 'ecommerce',
+    name: 'E-commerce',
+    description: 'Product listings, queries and reviews: category, attributes, identifiers, specs and sentiment.',
+    rows: ECOMMERCE,
+  }),
+  defineBuiltin({
+    short: 'coffee_shops',
+    name: 'Coffee shops',
+    description: 'Cafés, menus and reviews: drink type, qualities, setting, names and the verdict.',
+    rows: COFFEE_SHOPS,
+  }),
+];
