@@ -72,7 +72,10 @@ export const transformEmbeddingPolicy = z
     domain_id: str().optional().describe('Domain whose transform applies'),
     signals: z.record(z.string(), z.string()).optional().describe('Signal name → value'),
   })
-  .describe('Graph-transform embedding settings: stored with the memory; no transform artifacts are made yet');
+  .describe(
+    'Graph-transform embedding settings: auto or manual make a transform artifact in the memory’s ' +
+      'background job (docs/transform.md), used by the svc_enhanced and svc_max search providers',
+  );
 
 const consent = z
   .enum(['explicit', 'implicit', 'terms', 'none'])

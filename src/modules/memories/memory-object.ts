@@ -47,7 +47,7 @@ export const memoryObject = z.looseObject({
     .record(z.string(), z.number())
     .optional()
     .describe(
-      'Search with reranking_config.return_features (svc_enhanced, svc_max): the ranking features (docs/retrieval.md)',
+      'Search with reranking_config.return_features (svc_enhanced, svc_max): the ranking features (docs/transform.md)',
     ),
   memoryChunkIds: z.array(z.string()).optional().describe('Ids of its chunks (GET /v1/memory/{memory_id} only)'),
 });

@@ -1,5 +1,5 @@
 /**
- * Ranking features of one search's candidates (docs/retrieval.md, "svc_max"): what the first
+ * Ranking features of one search's candidates (docs/transform.md, "Search providers"): what the first
  * stage knew (each signal's normalised score), the graph-transform scores, and text features
  * read from the candidates themselves (query-term coverage, proximity, the lead's coverage),
  * recency and speaker match. The learned ranker (ranker.ts) is a linear model over these after

@@ -2,7 +2,7 @@
  * The learned ranker of svc_max: a linear model over the standardised candidate features
  * (features.ts), trained offline by scripts/train-ranker.ts with a pairwise logistic loss and
  * committed as ranker.weights.json (the training data, folds and cross-validated figures are
- * recorded in the file and in docs/retrieval.md). Linear on purpose: a few dozen weights that
+ * recorded in the file and in docs/transform.md). Linear on purpose: a few dozen weights that
  * can be read, that train in seconds, and that cannot memorise a dev set's documents.
  */
 import { FEATURE_NAMES, standardise } from './features.ts';

@@ -27,9 +27,16 @@ export function graphRerankPort(deps: { db: Db; transformer: Transformer; domain
         candidates.map((c) => c.id),
       );
       const width = q.bands[0].q.length;
-      // A stored artifact serves when its bands have the query's width (same signal embedder).
+      // A stored artifact serves when it was made for this domain by the same embedders (its base
+      // and bands have the query's widths); one from before an embedder or domain change is made
+      // again, never scored across widths.
       const usable = (a: Artifact | undefined) =>
-        a && a.bands.length === q.bands.length && a.bands[0].q.length === width;
+        a &&
+        a.domainId === q.domainId &&
+        a.signalEmbedder === q.signalEmbedder &&
+        a.base.q.length === q.base.q.length &&
+        a.bands.length === q.bands.length &&
+        a.bands[0].q.length === width;
       const todo = candidates.filter((c) => !usable(stored.get(c.id)));
       const made = todo.length
         ? await deps.transformer.transform(
