@@ -82,7 +82,13 @@ export const rerankBody = z.looseObject({
     .min(1)
     .max(1000),
   domain_id: z.string().min(1).max(200).optional(),
-  method: z.string().optional().describe('fast (rot_v3 cosine), enhanced (default: base and band cosines) or max'),
+  method: z
+    .string()
+    .optional()
+    .describe(
+      'fast (rot_v3 cosine) or enhanced (default: base and band cosines); ' +
+        'svc_max is a search provider, not a rerank method',
+    ),
   top_k: z.number().int().min(1).max(1000).optional(),
   return_documents: z.boolean().optional(),
   return_debug: z.boolean().optional(),
