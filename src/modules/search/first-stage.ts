@@ -18,11 +18,15 @@ import { lexicalAndDense2 } from './signals.store.ts';
 
 export interface FirstStageDeps {
   db: Db;
+  /** Query embedders: the indexing embedders behind an LRU cache. */
   embedders: { primary: Embedder; secondary?: Embedder };
   weights: FusionWeights;
   bm25: Bm25Params;
+  /** How many candidates each retriever hands to the fusion. */
   candidates: number;
+  /** Share of a session neighbour's score a memory borrows (0 disables). */
   neighbourWeight: number;
+  /** Recognises entities in queries for `enable_agentic_graph`. */
   extractor?: Extractor;
   graph: GraphReader;
 }

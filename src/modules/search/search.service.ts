@@ -1,9 +1,6 @@
-import type { Db } from '../../platform/db/index.ts';
-import type { Embedder } from '../../platform/models/embedder.ts';
 import { requireOwnOrganization, requirePermission, type Actor } from '../../shared/actor.ts';
 import { AppError } from '../../shared/errors.ts';
 import { newId } from '../../shared/ids.ts';
-import type { GraphReader } from '../graph/index.ts';
 import {
   canonicalCategory,
   normaliseAclEntry,
@@ -12,33 +9,20 @@ import {
   type MemoryReader,
 } from '../memories/index.ts';
 import { requireSelf, type UserDirectory } from '../users/index.ts';
-import type { FusionWeights } from './fusion.ts';
 import type { SearchBody } from './search.schemas.ts';
-import { logQuery, sharedWith, type Bm25Params, type SearchScope } from './search.store.ts';
+import { logQuery, sharedWith, type SearchScope } from './search.store.ts';
 import { resultNodes } from './graph-signal.ts';
-import type { Extractor } from '../../platform/models/extractor.ts';
 import type { Logger } from '../../platform/log.ts';
-import { firstStage } from './first-stage.ts';
+import { firstStage, type FirstStageDeps } from './first-stage.ts';
 import { chooseProvider, type Available } from './providers.ts';
 import { rerankStage, type RerankStageDeps } from './rerank-stage.ts';
 import { rescaled, signalThresholds } from './rerank-shape.ts';
 
-export interface SearchDeps {
-  db: Db;
-  /** Query embedders: the indexing embedders behind an LRU cache. */
-  embedders: { primary: Embedder; secondary?: Embedder };
-  weights: FusionWeights;
-  bm25: Bm25Params;
-  /** How many candidates each retriever hands to the fusion. */
-  candidates: number;
-  /** Share of a session neighbour's score a memory borrows (0 disables). */
-  neighbourWeight: number;
-  /** Recognises entities in queries for `enable_agentic_graph`. */
-  extractor?: Extractor;
+/** The first stage's dependencies (first-stage.ts), and what the rest of a search needs. */
+export interface SearchDeps extends FirstStageDeps {
   log?: Logger;
   memories: MemoryReader;
   users: Pick<UserDirectory, 'get' | 'findByExternalId'>;
-  graph: GraphReader;
   /** The rerank stage's providers and learned ranker, and which providers are configured. */
   rerank: RerankStageDeps;
   available: Available;
