@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { loadQrelQueries } from './beir.ts';
 
 export const SCIFACT_DIR = process.env.SCIFACT_DIR || '/work/shared/data/scifact';
 
@@ -40,22 +41,7 @@ export function loadAbstracts(dir = SCIFACT_DIR): Abstract[] {
 
 /** The claims named in qrels/dev.tsv, with their relevant abstracts. */
 export function loadDevQueries(dir = SCIFACT_DIR): Query[] {
-  const relevant = new Map<string, Set<string>>();
-  const rows = fs.readFileSync(path.join(dir, 'qrels/dev.tsv'), 'utf8').split('\n').slice(1); // header
-  for (const row of rows) {
-    const [q, doc, score] = row.trim().split('\t');
-    if (!q || Number(score) <= 0) continue;
-    if (!relevant.has(q)) relevant.set(q, new Set());
-    relevant.get(q)!.add(doc);
-  }
-  const texts = new Map(
-    jsonl<{ _id: string; text: string }>(path.join(dir, 'queries.jsonl')).map((q) => [q._id, q.text]),
-  );
-  return [...relevant].map(([id, rel]) => {
-    const text = texts.get(id);
-    if (text === undefined) throw new Error(`dev qrels name query ${id}, which queries.jsonl lacks`);
-    return { id, text, relevant: rel };
-  });
+  return loadQrelQueries(dir, 'dev');
 }
 
 /**
