@@ -8,29 +8,29 @@ import type { Config } from './config.ts';
 import type { Db } from './platform/db/index.ts';
 import type { Logger } from './platform/log.ts';
 import { parseInThread } from './platform/documents/index.ts';
-import { createEventPublisher } from './platform/events/index.ts';
 import { createHttpApp } from './platform/http/app.ts';
 import { createWorker, defaultBackoff, type Worker } from './platform/jobs/index.ts';
 import { createApiKeysModule, apiKeyStore } from './modules/api-keys/index.ts';
 import { createAuthModule, sessionStore } from './modules/auth/index.ts';
-import { createGraphModule, graphReader } from './modules/graph/index.ts';
+import { graphReader } from './modules/graph/index.ts';
 import { healthRoutes } from './modules/health/index.ts';
 import { createDocumentsModule, documentsProcessing } from './modules/documents/index.ts';
-import { createMemoriesModule, memoryProcessing, memoryReader } from './modules/memories/index.ts';
+import { createFeedbackBoosts } from './modules/feedback/index.ts';
+import { memoryProcessing, memoryReader } from './modules/memories/index.ts';
 import { createMessagesModule, messagesProcessing, sessionContent } from './modules/messages/index.ts';
 import { createNamespacesModule, namespaceAccess } from './modules/namespaces/index.ts';
 import { createOAuthModule } from './modules/oauth/index.ts';
 import { createOrganizationsModule, firstOrganization } from './modules/organizations/index.ts';
 import { createRealtimeModule } from './modules/realtime/index.ts';
-import { createSchemasModule } from './modules/schemas/index.ts';
 import { committedRanker, createSearchModule } from './modules/search/index.ts';
 import { createTransformModule, transformProcessing } from './modules/transform/index.ts';
 import { rerankersFromConfig, transformerFromConfig } from './transform-from-config.ts';
 import { embeddersFromConfig } from './platform/models/index.ts';
 import { searchWarmUp, type Models, type SearchWarmUp } from './warm-up.ts';
-import { extractorFromConfig, localExtractor, summarizerFromConfig } from './models-from-config.ts';
+import { eventsFromConfig, graphFromConfig, memoriesFromConfig } from './core-from-config.ts';
+import { surfaceFromConfig } from './surface-from-config.ts';
+import { localExtractor, summarizerFromConfig } from './models-from-config.ts';
 import { createUsersModule, userDirectory } from './modules/users/index.ts';
-import { createWebhooksModule, type WebhookSettings } from './modules/webhooks/index.ts';
 
 export const VERSION = '0.1.0';
 
@@ -49,58 +49,6 @@ export interface AppDeps {
 
 export { searchWarmUp, type Models, type SearchWarmUp } from './warm-up.ts';
 
-const webhookSettings = (config: Config): WebhookSettings => ({
-  allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
-  maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
-  timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-});
-
-/** Webhooks, and the event publisher with them as subscriber (they are triggered by the events they report). */
-function eventsFromConfig(config: Config) {
-  const webhooks = createWebhooksModule(webhookSettings(config));
-  return { webhooks, publish: createEventPublisher([webhooks.onEvent]) };
-}
-
-/** The graph module: its builder is a processing step, its policy check runs at write time. */
-function graphFromConfig({ config, db, log }: AppDeps, models: Models) {
-  const namespaces = namespaceAccess;
-  const schemas = createSchemasModule({ db, namespaces });
-  // Query entities are matched semantically with the primary embedder (cached), loaded on first use.
-  const primary = models.query.primary;
-  const graph = createGraphModule({
-    db,
-    log,
-    extractor: extractorFromConfig(config),
-    embed: (texts) => primary.embed(texts),
-    schemas,
-  });
-  return { schemas, graph };
-}
-
-/** The memories module over the app's (or the worker's) events, webhooks and graph; user deletions reach sessions. */
-function memoriesFromConfig(
-  { config, db, log }: AppDeps,
-  models: Models,
-  parts: {
-    publish: ReturnType<typeof eventsFromConfig>['publish'];
-    webhooks: ReturnType<typeof eventsFromConfig>['webhooks'];
-    graph: ReturnType<typeof graphFromConfig>['graph'];
-  },
-) {
-  return createMemoriesModule({
-    db,
-    log,
-    embedders: models.index,
-    maxContentBytes: config.MAX_CONTENT_BYTES,
-    publish: parts.publish,
-    webhooks: parts.webhooks.webhooks,
-    users: userDirectory,
-    namespaces: namespaceAccess,
-    planGraph: parts.graph.planFor,
-    sessions: sessionContent,
-  });
-}
-
 /** The HTTP API with every module mounted. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, db, log } = deps;
@@ -116,7 +64,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const apiKeys = createApiKeysModule({ db, namespaces });
   const { webhooks, publish } = eventsFromConfig(config);
   const { schemas, graph } = graphFromConfig(deps, models);
-  const memories = memoriesFromConfig(deps, models, { publish, webhooks, graph });
+  // Graph transform on the query-side embedder: its callers wait for it like for a search.
+  const transform = createTransformModule({
+    db,
+    transformer: transformerFromConfig(config, models.query.primary),
+    rerankBodyLimit: config.RERANK_BODY_LIMIT_BYTES,
+  });
+  const memories = memoriesFromConfig(deps, models, {
+    publish,
+    webhooks,
+    graph,
+    checkTransform: transform.checkPolicy,
+  });
   const messages = createMessagesModule({
     db,
     memories: memories.writer,
@@ -134,9 +93,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     webhooks: webhooks.webhooks,
     maxDocumentBytes: config.MAX_DOCUMENT_BYTES,
   });
-  // Graph transform on the query-side embedder: its callers wait for it like for a search.
-  const transform = createTransformModule({ db, transformer: transformerFromConfig(config, models.query.primary) });
   const rerankers = rerankersFromConfig(config);
+  // A user's feedback moves their later searches (docs/feedback.md); FEEDBACK_RANKING=false stores it only.
+  const feedbackSignal = config.FEEDBACK_RANKING ? createFeedbackBoosts(db, config.FEEDBACK_HALF_LIFE_DAYS) : undefined;
   const search = createSearchModule({
     db,
     rerank: { ...rerankers, graph: transform.searchPort, ranker: committedRanker(), log },
@@ -158,6 +117,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     memories: memoryReader,
     users,
     graph: graphReader,
+    feedback: feedbackSignal,
+    feedbackWeight: config.FEEDBACK_WEIGHT,
   });
   // Deleting a user or a namespace removes what the modules above hold of it.
   const userAdmin = createUsersModule({
@@ -178,6 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     authTimeoutMs: config.WS_AUTH_TIMEOUT_MS,
   });
   const organizations = createOrganizationsModule({ db, adminKey: config.ADMIN_API_KEY });
+  const surface = surfaceFromConfig(deps, { memories, messages, search, feedbackSignal, userAdmin, namespaceAdmin });
 
   const app = await createHttpApp({
     log,
@@ -191,7 +153,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Models built here are this app's to end (a process passing its own ends them itself).
   if (!deps.models) app.addHook('onClose', () => models.close());
   app.addHook('onClose', () => search.close());
+  app.addHook('onClose', async () => feedbackSignal?.close());
   app.addHook('onClose', () => realtime.close());
+  app.addHook('onClose', () => surface.close());
   await app.register(healthRoutes(db, VERSION, warmUp.status));
   await app.register(auth.routes);
   await app.register(oauth.routes);
@@ -205,6 +169,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(schemas.routes);
   await app.register(apiKeys.routes);
   await app.register(userAdmin.routes);
+  for (const routes of surface.routes) await app.register(routes);
   // Not mounted without an operator credential: the admin paths are then plain 404s.
   if (organizations.routes) await app.register(organizations.routes);
   return app;
@@ -219,9 +184,14 @@ export function buildWorker(deps: AppDeps): Worker {
   const models = deps.models ?? embeddersFromConfig(config);
   const { graph } = graphFromConfig(deps, models);
   const { webhooks, publish } = eventsFromConfig(config);
-  // The memory writes of messages: the same path as the API's (same checks, events and jobs).
-  const { writer, batches } = memoriesFromConfig(deps, models, { publish, webhooks, graph });
   const transform = transformProcessing({ db, transformer: transformerFromConfig(config, models.index.primary) });
+  // The memory writes of messages: the same path as the API's (same checks, events and jobs).
+  const { writer, batches } = memoriesFromConfig(deps, models, {
+    publish,
+    webhooks,
+    graph,
+    checkTransform: transform.checkPolicy,
+  });
   return createWorker({
     db,
     log: log.child({ role: 'worker' }),

@@ -3,7 +3,9 @@ import type { Db } from './platform/db/index.ts';
 import type { Logger } from './platform/log.ts';
 import { pruneEvents } from './platform/events/index.ts';
 import { pruneCompletedJobs } from './platform/jobs/index.ts';
+import { pruneTombstones } from './modules/portability/index.ts';
 import { pruneDeliveries } from './modules/webhooks/index.ts';
+import { pruneTelemetry } from './modules/telemetry/index.ts';
 import { autovacuumPass, needsOwnAutovacuum } from './platform/db/vacuum.ts';
 
 const HOUR = 3_600_000;
@@ -12,8 +14,8 @@ const AUTOVACUUM_MS = 10_000;
 
 /**
  * Retention, run by every worker process once an hour (the deletes are idempotent, so several
- * workers doing it is harmless): completed jobs, memory lifecycle events and finished webhook
- * deliveries past their retention. Without it those tables grow with every memory forever.
+ * workers doing it is harmless): completed jobs, memory lifecycle events, finished webhook
+ * deliveries, telemetry events and sync tombstones past their retention. Without it those tables grow forever.
  * On a store without autovacuum (PGlite, or a server with it switched off), every
  * `autovacuumMs` (not at start-up), the tables that changed enough since their last vacuum or
  * analyse get one, as autovacuum would do.
@@ -30,7 +32,10 @@ export function startMaintenance(
       const jobs = await pruneCompletedJobs(db, config.JOBS_RETENTION_DAYS);
       const events = await pruneEvents(db, config.EVENTS_RETENTION_DAYS);
       const deliveries = await pruneDeliveries(db, config.EVENTS_RETENTION_DAYS);
-      if (jobs + events + deliveries) log.info({ jobs, events, deliveries }, 'retention: pruned');
+      const telemetry = await pruneTelemetry(db, config.TELEMETRY_RETENTION_DAYS);
+      const tombstones = await pruneTombstones(db, config.SYNC_TOMBSTONE_RETENTION_DAYS);
+      if (jobs + events + deliveries + telemetry + tombstones)
+        log.info({ jobs, events, deliveries, telemetry, tombstones }, 'retention: pruned');
     } catch (err) {
       log.warn({ err }, 'retention: pruning failed; next try in an hour');
     }

@@ -30,6 +30,11 @@ export interface Operation {
   bodies: { type: string; schema: Json }[];
   /** Whose credential the operation wants: a tenant's, nobody's, or the operator's. */
   security: 'tenant' | 'public' | 'admin';
+  /**
+   * 5xx statuses the operation documents as an answer of its own (a 501 for what is not
+   * supported), not as a failure: the fuzz accepts them, with the error envelope. 500 never.
+   */
+  documented5xx: number[];
 }
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
@@ -62,6 +67,9 @@ export function operationsOf(doc: Json): Operation[] {
           schema: c.schema ?? {},
         })),
         security: names.includes('adminKey') ? 'admin' : names.length === 0 ? 'public' : 'tenant',
+        documented5xx: Object.keys(op.responses ?? {})
+          .map(Number)
+          .filter((code) => code > 500 && code < 600),
       });
     }
   }

@@ -60,7 +60,10 @@ export async function startWorld() {
       await memory(apiKey, { content: CONTENTS[2], metadata: { customMetadata: { team: 'x' } } }),
     ];
     const batch = await call('POST', '/v1/memory/batch', { memories: [{ content: 'Batch item one.' }] }, apiKey);
+    // A search feedback can name (its query-log row).
+    const search = await call('POST', '/v1/memory/search', { query: 'tea', external_user_id: 'fuzz-user-1' }, apiKey);
     return {
+      searchId: search.search_id as string,
       ids: {
         memory: memories,
         batch: [batch.batch_id],
@@ -109,6 +112,7 @@ export async function startWorld() {
     organization_id: [orgId],
     memory_id: own.ids.memory,
     webhook_url: ['https://8.8.8.8/hook'],
+    search_id: [own.searchId, foreign.searchId],
   };
   const pools: IdPools = { own: own.ids, foreign: foreign.ids, hints };
   const secrets: Record<string, string> = {

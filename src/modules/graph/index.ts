@@ -16,8 +16,10 @@ import {
   matchNodes,
   nodesOfMemories,
 } from './graph.store.ts';
+import { graphsOfMemories } from './export.store.ts';
 import { graphPlanner } from './graph.validate.ts';
 import { overrideMatches } from './override.store.ts';
+import { relationshipsOfMemories } from './relationships.store.ts';
 
 export interface GraphModuleDeps {
   db: Db;
@@ -52,12 +54,26 @@ export function createGraphModule(deps: GraphModuleDeps) {
 }
 export type GraphModule = ReturnType<typeof createGraphModule>;
 
-/** What search reads of the graph (stateless; each call takes its connection). */
-export const graphReader = { canonicalKey, matchNodes, graphLinks, nodesOfMemories, overrideMatches };
+/** What search (and GraphQL: a user's graph) reads of the graph (stateless; each call takes its connection). */
+export const graphReader = {
+  canonicalKey,
+  matchNodes,
+  graphLinks,
+  nodesOfMemories,
+  overrideMatches,
+  relationshipsOfMemories,
+};
 export type GraphReader = typeof graphReader;
+
+/** What an export reads of the graph: each memory's nodes and relationships (stateless). */
+export const graphExport = { graphsOfMemories };
+export type GraphExport = typeof graphExport;
+export type { MemoryGraph, ExportedNode, ExportedEdge } from './export.store.ts';
+export { GRAPH_LIMITS } from './policy.schemas.ts';
 
 export type { GraphMemory, BuiltGraph } from './graph.builder.ts';
 export type { NodeRow } from './graph.store.ts';
+export type { RelationshipRow } from './relationships.store.ts';
 export type { OverrideFilter } from './override.store.ts';
 export { graphNode } from './graph.schemas.ts';
 export { resolveGraphPlan, storedGraphPolicy, type GraphPolicy } from './policy.ts';

@@ -6,7 +6,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Publish } from '../../platform/events/index.ts';
 import type { JobHandler } from '../../platform/jobs/index.ts';
 import { memoryJobs, type ProcessingStep } from './memories.jobs.ts';
-import { memoriesRoutes } from './memories.routes.ts';
+import { memoriesRoutes, type OmoBodies } from './memories.routes.ts';
 import { createMemoriesService, type MemoriesDeps } from './memories.service.ts';
 import { createBatchPort } from './batches.ts';
 import { createMemoryWriter } from './writer.ts';
@@ -19,15 +19,19 @@ import {
 } from './memories.store.ts';
 import { statusRoutes } from './status.routes.ts';
 import { createMemoryStatusService } from './status.service.ts';
+import { listingRoutes } from './listing.routes.ts';
+import { createListingService } from './listing.service.ts';
 
-export function createMemoriesModule(deps: MemoriesDeps) {
+export function createMemoriesModule(deps: MemoriesDeps & { omoBodies?: OmoBodies }) {
   const service = createMemoriesService(deps);
   const writer = createMemoryWriter(deps);
   const status = createMemoryStatusService({ db: deps.db, users: deps.users });
+  const listing = createListingService({ db: deps.db, users: deps.users });
   const routes: FastifyPluginAsyncZod = async (app) => {
     // Before the memory routes: the static /status/ segments stay visibly apart from /:memory_id.
     await app.register(statusRoutes(status));
-    await app.register(memoriesRoutes(service));
+    await app.register(memoriesRoutes(service, deps.omoBodies));
+    await app.register(listingRoutes(listing));
   };
   return {
     service,
@@ -37,6 +41,8 @@ export function createMemoriesModule(deps: MemoriesDeps) {
     batches: createBatchPort(deps),
     /** Processing status of memories and batches (REST and the WebSocket pushes). */
     status,
+    /** The newest memories an actor may read, a page at a time (GET /v1/memory, GraphQL `memories`). */
+    listing,
     routes,
     /** What a user deletion removes of memories (the users module's port). */
     userContent: {
@@ -69,11 +75,16 @@ export { canonicalCategory, normaliseMemory } from './compat.ts';
 export { toMemoryObject, memoryObject, searchResponse, type MemoryObject } from './memory-object.ts';
 export { normaliseAclEntry, resolveOwner, type OwnerDirectory } from './ownership.ts';
 export { safetySql, type SafetyFilter } from './safety.ts';
-export { aclConfig, addMemoryBody, memoryMetadata, type AddMemoryBody } from './memories.schemas.ts';
+export { aclConfig, addMemoryBody, memoryMetadata, updateMemoryBody, type AddMemoryBody } from './memories.schemas.ts';
 export { memoryStatusParams, batchStatusParams } from './status.schemas.ts';
 export type { MemoryRow, Scope } from './memories.store.ts';
+/** The columns of a MemoryRow, for modules whose stores read memories (sync, OMO export). */
+export { MEMORY_COLUMNS as memoryColumns } from './memories.store.ts';
+export { endUserReader, type Reader } from './reader.ts';
 export type { ProcessingStep } from './memories.jobs.ts';
 export type { MemoryWriter, PreparedMemory } from './writer.ts';
+export type { OmoBodies } from './memories.routes.ts';
 export type { BatchPort } from './batches.ts';
 export type { BatchProgress } from './status.store.ts';
 export type { MemoryStatusService } from './status.service.ts';
+export { parseListQuery, type ListingService } from './listing.service.ts';

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorEnvelope, errorResponses } from '../../platform/http/schemas.ts';
+import type { Actor } from '../../shared/actor.ts';
+import { unprocessable } from '../../shared/errors.ts';
 import type { MemoriesService } from './memories.service.ts';
 import {
   addMemoryBody,
@@ -20,14 +22,35 @@ import {
 import { searchResponse, toMemoryObject } from './memory-object.ts';
 
 const tags = ['memory'];
+
+/**
+ * POST /v1/memory?format=omo: an Open Memory Object body made into the memory item (the
+ * portability module's mapping, given by the composition root); a 4xx when it cannot be.
+ */
+export type OmoBodies = (actor: Actor, body: unknown) => Promise<unknown>;
+
+/**
+ * Fields of an Open Memory Object that a memory item never has at its top level. The client
+ * documents `format` as the *response* format, so a plain memory item sent with format=omo stays
+ * a plain memory item; only a body with one of these is read as an OMO object.
+ */
+const OMO_ONLY = ['id', 'createdAt', 'ext', 'consent', 'risk', 'topics', 'sourceUrl', 'acl'];
+const isOmo = (body: unknown) =>
+  !!body && typeof body === 'object' && OMO_ONLY.some((k) => (body as Record<string, unknown>)[k] !== undefined);
 const ok = { code: 200, status: 'success', error: null };
 
 /** Memory endpoints (spec §4.9, §4.10, §4.12; client `memory.*`). Thin: validate, one call, shape. */
-export function memoriesRoutes(memories: MemoriesService): FastifyPluginAsyncZod {
+export function memoriesRoutes(memories: MemoriesService, omoBodies?: OmoBodies): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/v1/memory',
       {
+        // Before validation: an OMO body (isOmo) becomes the memory item the schema below then checks.
+        preValidation: async (req) => {
+          if ((req.query as { format?: unknown }).format !== 'omo' || !isOmo(req.body)) return;
+          if (!omoBodies) throw unprocessable('format=omo is not available on this server', { field: 'format' });
+          req.body = (await omoBodies(req.actor, req.body)) as typeof req.body;
+        },
         schema: {
           tags,
           summary: 'Add a memory',
@@ -37,9 +60,10 @@ export function memoriesRoutes(memories: MemoriesService): FastifyPluginAsyncZod
         },
       },
       async (req) => {
+        const { format: _format, ...query } = req.query;
         const item = await memories.add(req.actor, req.body, {
-          skipBackgroundProcessing: req.query.skip_background_processing,
-          ...req.query,
+          skipBackgroundProcessing: query.skip_background_processing,
+          ...query,
         });
         return { ...ok, data: [item] };
       },
@@ -65,12 +89,16 @@ export function memoriesRoutes(memories: MemoriesService): FastifyPluginAsyncZod
       },
       async (req, reply) => {
         const { memories: items, batch_size, webhook_url, webhook_secret, ...defaults } = req.body;
+        const { format, ...query } = req.query;
+        if (format === 'omo') {
+          throw unprocessable('format=omo takes one object; import many with POST /v1/omo/import', { field: 'format' });
+        }
         // The batch's webhook comes in the body; the query form of POST /v1/memory is accepted too.
         const r = await memories.addBatch(req.actor, items, defaults, batch_size ?? 10, {
-          skipBackgroundProcessing: req.query.skip_background_processing,
-          ...req.query,
-          webhook_url: webhook_url ?? req.query.webhook_url,
-          webhook_secret: webhook_secret ?? req.query.webhook_secret,
+          skipBackgroundProcessing: query.skip_background_processing,
+          ...query,
+          webhook_url: webhook_url ?? query.webhook_url,
+          webhook_secret: webhook_secret ?? query.webhook_secret,
         });
         const status = r.errors.length === 0 ? 'success' : r.successes.length ? 'partial' : 'error';
         const code = status === 'success' ? 200 : status === 'partial' ? 207 : 422;

@@ -190,6 +190,13 @@ const enableHolographic = z
 const frequencySchemaId = str().optional().describe('Deprecated: policy.transform_embedding.domain_id');
 
 export const addMemoryQuery = z.object({
+  format: z
+    .enum(['json', 'omo'])
+    .optional()
+    .describe(
+      'omo: the body is one Open Memory Object (OMO v1), mapped as POST /v1/omo/import maps an object (docs/omo.md); ' +
+        'json (default): the body is the memory item below',
+    ),
   skip_background_processing: z
     .stringbool()
     .optional()

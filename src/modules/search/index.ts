@@ -17,8 +17,12 @@ export function createSearchModule(deps: SearchDeps) {
 }
 export type SearchModule = ReturnType<typeof createSearchModule>;
 export type { SearchDeps } from './search.service.ts';
+/** The query log: a search by its search_id (feedback, sync). */
+export { findLoggedSearch, type LoggedSearch } from './search.store.ts';
 export { prepareVectorStore } from './vector-store.ts';
 export { countStaleVectors, reembedStale } from './reembed.ts';
 export { committedRanker, linearRanker, type LinearRanker, type RankerModel } from './ranker.ts';
 export { FEATURE_NAMES } from './features.ts';
 export type { GraphRerankPort } from './rerank-stage.ts';
+/** The feedback signal's port (implemented by the feedback module, passed in by the app). */
+export { applyBoosts, type FeedbackBoosts, type FeedbackScope } from './feedback-signal.ts';

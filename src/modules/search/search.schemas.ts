@@ -42,7 +42,17 @@ export const rerankingConfig = z.looseObject({
   signal_thresholds: z
     .record(z.string(), z.number())
     .optional()
-    .describe('svc_enhanced / svc_max: band name → minimum band score; candidates below any are dropped'),
+    .describe(
+      'svc_enhanced / svc_max: band name (or frequency, e.g. "19") → minimum band score; candidates below any ' +
+        'are dropped',
+    ),
+  signal_multipliers: z
+    .record(z.string(), z.union([z.number(), z.string().max(40)]))
+    .optional()
+    .describe(
+      'svc_enhanced / svc_max: band name (or frequency) → multiplier (≥ 0; a number or a numeric string) of the ' +
+        'band’s weight in the score',
+    ),
   return_features: z
     .boolean()
     .optional()

@@ -16,7 +16,8 @@ import type { Logger } from '../../platform/log.ts';
 import { firstStage, type FirstStageDeps } from './first-stage.ts';
 import { chooseProvider, type Available } from './providers.ts';
 import { rerankStage, type RerankStageDeps } from './rerank-stage.ts';
-import { rescaled, signalThresholds } from './rerank-shape.ts';
+import { rescaled, signalMultipliers, signalThresholds } from './rerank-shape.ts';
+import { feedbackRanked, type FeedbackBoosts } from './feedback-signal.ts';
 
 /** The first stage's dependencies (first-stage.ts), and what the rest of a search needs. */
 export interface SearchDeps extends FirstStageDeps {
@@ -28,6 +29,10 @@ export interface SearchDeps extends FirstStageDeps {
   available: Available;
   /** How many first-stage candidates a reranking provider reorders (at least the limit). */
   rerankDepth: number;
+  /** The searched user's feedback on memories (the feedback module's port); absent: no such signal. */
+  feedback?: FeedbackBoosts;
+  /** The most feedback moves a memory, as a share of the best first-stage score (FEEDBACK_WEIGHT). */
+  feedbackWeight?: number;
 }
 
 export interface SearchResult {
@@ -56,14 +61,14 @@ export function createSearchService(deps: SearchDeps) {
   const logging = new Set<Promise<unknown>>();
 
   /**
-   * The search's scope, and whether its user has session memories (asked in the same
-   * statement as what is shared with them, and only when neighbours would be looked up:
-   * they are not re-checked against memory-level filters, so those searches never expand).
+   * The search's scope, and whether its candidates borrow from their thread neighbours (not
+   * when a memory-level filter is given: neighbours are not re-checked against it; nor for a
+   * structured graph query, which asks for its matches, and a match's neighbour is not one).
    */
   async function resolveScope(
     actor: Actor,
     body: SearchBody,
-  ): Promise<{ scope: SearchScope; hasSessions: boolean } | null> {
+  ): Promise<{ scope: SearchScope; neighbours: boolean } | null> {
     // 422 like add and batch: the organization comes from the credential.
     requireOwnOrganization(actor, body.organization_id);
     if (actor.namespaceId && body.namespace_id && body.namespace_id !== actor.namespaceId) {
@@ -89,24 +94,25 @@ export function createSearchService(deps: SearchDeps) {
     const metadata = body.metadata ? { ...body.metadata } : null;
     if (metadata?.category !== undefined) metadata.category = canonicalCategory(metadata.category) as string;
     const requireReaders = body.search_acl?.read?.map(normaliseAclEntry) ?? null;
-    const expands = deps.neighbourWeight > 0 && !metadata && !requireReaders?.length && !body.omo_filter;
-    const shared = await sharedWith(
-      db,
-      { organizationId: actor.organizationId, namespaceId, entities, ownerId: user?.id ?? null },
-      { sessionsOf: expands ? (user?.id ?? null) : null },
-    );
-    if (!user && !shared.ids.length) return null;
+    const expands = deps.neighbourWeight > 0 && !metadata && !requireReaders?.length && !body.omo_filter && !body.search_override;
+    const shared = await sharedWith(db, {
+      organizationId: actor.organizationId,
+      namespaceId,
+      entities,
+      ownerId: user?.id ?? null,
+    });
+    if (!user && !shared.length) return null;
     return {
       scope: {
         organizationId: actor.organizationId,
         namespaceId,
         userId: user?.id ?? null,
-        sharedIds: shared.ids,
+        sharedIds: shared,
         metadata,
         requireReaders,
         safety: body.omo_filter ?? null,
       },
-      hasSessions: shared.hasSessions,
+      neighbours: expands && !!user,
     };
   }
 
@@ -137,12 +143,15 @@ export function createSearchService(deps: SearchDeps) {
         const first = await firstStage(deps, scope, body, {
           n: Math.max(deps.candidates, depth),
           keep: depth,
-          hasSessions: !!resolved?.hasSessions,
+          neighbours: !!resolved?.neighbours,
           vector,
         });
         overrideNodes = first.overrideNodes;
-        let top: { id: string; score: number; reranker?: number; features?: Record<string, number> }[] =
-          first.ranked.map(([id, score]) => ({ id, score }));
+        // The user's feedback moves the candidates, bounded (feedback-signal.ts), before anything reads the order.
+        const ranked = await feedbackRanked(deps, scope, first.ranked);
+        let top: { id: string; score: number; reranker?: number; features?: Record<string, number> }[] = ranked.map(
+          ([id, score]) => ({ id, score }),
+        );
         const nodesOf = (ids: string[]) =>
           !overrideNodes && ids.length && maxNodes > 0
             ? resultNodes(deps.graph, db, actor.organizationId, ids, maxNodes, body.schema_id)
@@ -178,6 +187,7 @@ export function createSearchService(deps: SearchDeps) {
               }),
             domainId: body.reranking_config?.domain_id,
             signalThresholds: signalThresholds(body),
+            signalMultipliers: signalMultipliers(body),
             withFeatures: body.reranking_config?.return_features === true,
           });
           top = rescaled(outcome.order).slice(0, limit);
@@ -219,7 +229,7 @@ export function createSearchService(deps: SearchDeps) {
         apiKeyId: actor.apiKeyId,
         query: body.query,
         params: { limit, metadata: body.metadata ?? null },
-        resultCount: memories.length,
+        resultIds: memories.map((m) => m.id),
         latencyMs: performance.now() - t0,
       })
         .catch((err) => deps.log?.error({ err, search_id: searchId }, 'writing the query log failed'))

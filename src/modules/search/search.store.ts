@@ -22,17 +22,12 @@ export interface SearchScope {
  * Memories of other users that `entities` (the reader as ACL entries) may read: listed on their
  * read ACL and not flagged (flagged memories are owner-only). Through the partial GIN index of
  * shared memories (migration 0008); capped, newest first.
- *
- * With `sessionsOf`, the same statement also answers whether that user has any memory in a
- * session (in any namespace: a hint that errs towards looking; one probe of the partial session
- * index), so a search that learns no skips the neighbour lookup after its fusion, and neither
- * question costs a round trip of its own.
  */
 export async function sharedWith(
   db: Queryable,
   r: { organizationId: string; namespaceId: string | null; entities: string[]; ownerId: string | null },
-  opts: { cap?: number; sessionsOf?: string | null } = {},
-): Promise<{ ids: string[]; hasSessions: boolean }> {
+  opts: { cap?: number } = {},
+): Promise<string[]> {
   const params: unknown[] = [r.organizationId, r.entities, opts.cap ?? 10_000];
   const where = ['is_shared', 'organization_id = $1', 'acl_read && $2::text[]', "risk <> 'flagged'"];
   if (r.ownerId) {
@@ -43,18 +38,11 @@ export async function sharedWith(
     params.push(r.namespaceId);
     where.push(`namespace_id = $${params.length}`);
   }
-  let sessions = 'false';
-  if (opts.sessionsOf) {
-    params.push(opts.sessionsOf);
-    sessions = `EXISTS (SELECT 1 FROM memories m WHERE m.organization_id = $1 AND m.user_id = $${params.length}
-       AND m.metadata ? 'sessionId' AND m.occurred_at IS NOT NULL)`;
-  }
-  const rows = await db.query<{ ids: string[] | null; has_sessions: boolean }>(
-    `SELECT ARRAY(SELECT id FROM memories WHERE ${where.join(' AND ')} ORDER BY created_at DESC LIMIT $3) AS ids,
-            ${sessions} AS has_sessions`,
+  const rows = await db.query<{ id: string }>(
+    `SELECT id FROM memories WHERE ${where.join(' AND ')} ORDER BY created_at DESC LIMIT $3`,
     params,
   );
-  return { ids: rows[0].ids ?? [], hasSessions: rows[0].has_sessions };
+  return rows.map((r) => r.id);
 }
 
 /** WHERE clause over chunks `c`, joined to memories `m` only when a memory-level filter needs it. */
@@ -234,14 +222,14 @@ export async function logQuery(
     apiKeyId: string | null;
     query: string;
     params: unknown;
-    resultCount: number;
+    resultIds: string[];
     latencyMs: number;
   },
 ): Promise<void> {
   await db.query(
     `INSERT INTO query_log (id, organization_id, namespace_id, user_id, api_key_id,
-       query, params, result_count, latency_ms)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+       query, params, result_count, latency_ms, result_ids)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
     [
       row.id,
       row.organizationId,
@@ -250,45 +238,33 @@ export async function logQuery(
       row.apiKeyId,
       row.query,
       JSON.stringify(row.params),
-      row.resultCount,
+      row.resultIds.length,
       row.latencyMs,
+      row.resultIds,
     ],
   );
 }
 
-/** A memory's previous and next memory in its session. */
-export interface Neighbours {
+/** A logged search as feedback and sync read it; null when the id is not this organization's. */
+export interface LoggedSearch {
   id: string;
-  prev_id: string | null;
-  next_id: string | null;
+  namespaceId: string | null;
+  userId: string | null;
+  query: string;
+  resultIds: string[];
+  createdAt: Date;
 }
 
-/**
- * The previous and next memory of the same session (same user, same
- * `metadata.sessionId`, ordered by `occurred_at`) for each candidate, within the scope's
- * organization and namespace. Candidates without a session have no neighbours.
- */
-export async function sessionNeighbours(db: Queryable, scope: SearchScope, ids: string[]): Promise<Neighbours[]> {
-  // Only around the reader's own memories: a memory shared with them does not share its session.
-  if (!ids.length || !scope.userId) return [];
-  const params: unknown[] = [ids, scope.organizationId, scope.userId];
-  let ns = '';
-  if (scope.namespaceId) {
-    params.push(scope.namespaceId);
-    ns = `AND m.namespace_id = $${params.length}`;
-  }
-  const side = (cmp: '<' | '>', dir: 'DESC' | 'ASC') => `LEFT JOIN LATERAL (
-      SELECT m.id FROM memories m
-      WHERE m.organization_id = c.organization_id AND m.user_id = c.user_id ${ns}
-        AND m.metadata ? 'sessionId' AND m.occurred_at IS NOT NULL
-        AND m.metadata->>'sessionId' = c.metadata->>'sessionId'
-        AND (m.occurred_at, m.id) ${cmp} (c.occurred_at, c.id)
-      ORDER BY m.occurred_at ${dir}, m.id ${dir} LIMIT 1) ${cmp === '<' ? 'p' : 'n'} ON true`;
-  return db.query(
-    `SELECT c.id, p.id AS prev_id, n.id AS next_id FROM memories c
-     ${side('<', 'DESC')} ${side('>', 'ASC')}
-     WHERE c.id = ANY($1::text[]) AND c.organization_id = $2 AND c.user_id = $3
-       AND c.metadata ? 'sessionId' AND c.occurred_at IS NOT NULL`,
-    params,
+export async function findLoggedSearch(
+  db: Queryable,
+  organizationId: string,
+  searchId: string,
+): Promise<LoggedSearch | null> {
+  const rows = await db.query<LoggedSearch>(
+    `SELECT id, namespace_id AS "namespaceId", user_id AS "userId", query, result_ids AS "resultIds",
+            created_at AS "createdAt"
+       FROM query_log WHERE organization_id = $1 AND id = $2`,
+    [organizationId, searchId],
   );
+  return rows[0] ?? null;
 }
