@@ -1,145 +1,192 @@
 /**
- * Train the svc_max ranker (src/modules/search/ranker.ts) on the training data we have —
- * SciFact's train split (qrels/train.tsv) and the LoCoMo dev split — through the HTTP API like
- * any client: a server on a fresh store, both corpora ingested with policy.transform_embedding
- * (so the candidates carry stored artifacts, as they will in production), every training query
- * searched with svc_max and `return_features`, then a pairwise linear model fitted.
+ * Train the svc_max ranker (src/modules/search/ranker.ts): a pairwise linear model over the
+ * candidate features of src/modules/search/features.ts.
  *
- * Reported by cross-validation only: 5 folds by query within each set, and across sets (fit on
- * one, test on the other). The committed weights are then fitted on everything.
+ * Collect (cached in TRAIN_CACHE): in-process over the kept study store of bench/signals.ts
+ * (SIGNALS_DATABASE_URL; the three dev sets are ingested there if missing). Every memory first gets
+ * its graph-transform artifact in its set's domain through the worker's own processing step, as
+ * `policy.transform_embedding` would make it; then every query (SciFact dev and train claims,
+ * CoSQA dev, LoCoMo dev) is searched through the search service with svc_max, return_features and
+ * max 100 — the production path. The cache keeps each query's candidates with what
+ * candidateFeatures needs (content, time, metadata, first-stage parts, artifact scores), so the
+ * training recomputes the rows with the production function: a feature changed in features.ts is
+ * trained on without collecting again.
  *
- *   npx tsx scripts/train-ranker.ts                  (ingest, collect features, train, write the weights)
- *   TRAIN_FEATURES=/tmp/ranker-features.json npx tsx scripts/train-ranker.ts   (reuse collected features)
- *   TRAIN_WRITE=0 …                                  (report only)
+ * Train and report (never on the queries a figure is measured on):
+ *   SciFact dev   — never trained on (the committed model's figure is a held-out one);
+ *   CoSQA dev     — 5-fold cross-validation by query;
+ *   LoCoMo dev    — leave one conversation out.
+ * The committed weights are fitted on SciFact train + CoSQA dev + LoCoMo dev.
+ *
+ *   npx tsx scripts/train-ranker.ts                      (collect if no cache, train, report, write)
+ *   TRAIN_WRITE=0 npx tsx scripts/train-ranker.ts        (report only)
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { FEATURE_NAMES } from '../src/modules/search/features.ts';
-import { memoryApi } from '../bench/lib/client.ts';
-import { loadLocomo, turnMemories, userOf } from '../bench/lib/locomo-data.ts';
-import { mapConcurrent } from '../bench/lib/pool.ts';
-import { loadAbstracts, SCIFACT_DIR } from '../bench/lib/scifact.ts';
-import { withFreshServer } from '../bench/lib/server.ts';
-import { foldOf, mrrAt, ndcgAt, rankGroup, trainPairwise, type Group } from './lib/rank-train.ts';
+import {
+  candidateFeatures,
+  FEATURE_NAMES,
+  type ArtifactFeatures,
+  type Candidate,
+} from '../src/modules/search/features.ts';
+import { devSets, docKey, ensureDatabase, ensureIngested, type DevQuery } from '../bench/lib/dev-sets.ts';
+import { inProcessStack, type InProcessStack } from '../bench/lib/inprocess.ts';
+import { mrrAt, ndcgAt, rankGroup, trainPairwise, type Group } from './lib/rank-train.ts';
 
-const CACHE = process.env.TRAIN_FEATURES || '/tmp/ranker-features.json';
-const LOCOMO = process.env.LOCOMO_FILE || '/work/shared/data/locomo/locomo-dev.json';
+const BASE = process.env.SIGNALS_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/engram_signals';
+const CACHE = process.env.TRAIN_CACHE || '/tmp/engram-ranker.json';
 const OUT = path.resolve(import.meta.dirname, '../src/modules/search/ranker.weights.json');
 const DEPTH = 100;
+const log = (s: string) => console.error(s);
 
-type Hit = {
-  metadata?: { customMetadata?: Record<string, unknown> };
-  customMetadata?: Record<string, unknown>;
-  ranker_features?: Record<string, number>;
-};
-const custom = (m: Hit) => m.metadata?.customMetadata ?? m.customMetadata ?? {};
+interface CachedQuery extends Omit<DevQuery, 'user'> {
+  set: string;
+  /** Candidates in first-stage order: memory id, document id, features as the service reported them. */
+  hits: { id: string; key: string; f: Record<string, number> }[];
+}
+interface Cache {
+  queries: CachedQuery[];
+  docs: Record<string, { content: string; createdAt: string; metadata: Record<string, unknown> }>;
+}
 
-function trainQueries(): { id: string; text: string; relevant: Set<string> }[] {
-  const texts = new Map(
-    fs
-      .readFileSync(path.join(SCIFACT_DIR, 'queries.jsonl'), 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => {
-        const q = JSON.parse(l) as { _id: string; text: string };
-        return [q._id, q.text] as const;
-      }),
+/** Every memory of the set's users gets an artifact in `domain` (the worker's step), unless it has one. */
+async function ensureArtifacts(stack: InProcessStack, users: string[], domain: string) {
+  const rows = await stack.db.query<Record<string, unknown> & { id: string }>(
+    `SELECT m.* FROM memories m JOIN users u ON u.id = m.user_id
+      LEFT JOIN memory_transforms t ON t.memory_id = m.id
+      WHERE u.external_id = ANY($1) AND t.memory_id IS NULL ORDER BY m.id`,
+    [users],
   );
-  const rel = new Map<string, Set<string>>();
-  for (const row of fs.readFileSync(path.join(SCIFACT_DIR, 'qrels/train.tsv'), 'utf8').split('\n').slice(1)) {
-    const [q, d, s] = row.trim().split('\t');
-    if (q && Number(s) > 0) (rel.get(q) ?? rel.set(q, new Set()).get(q)!).add(d);
+  const t0 = performance.now();
+  for (const [i, row] of rows.entries()) {
+    const memory = { ...row, policy: { transform_embedding: { mode: 'auto', domain_id: domain } } };
+    const done = await stack.transformStep.run(memory as never, {} as never);
+    if (done) await done.write(stack.db as never);
+    if (i % 500 === 0)
+      log(`artifacts (${domain}): ${i}/${rows.length}, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
   }
-  return [...rel].map(([id, relevant]) => ({ id, text: texts.get(id)!, relevant }));
 }
 
-async function collect(): Promise<(Group & { total: number })[]> {
-  return withFreshServer(process.env.BENCH_DATABASE_URL || undefined, async (server, key) => {
-    const api = memoryApi(server.url, key, { process: true });
-    const policy = (domain_id: string) => ({ transform_embedding: { mode: 'auto', domain_id } });
-    const abstracts = loadAbstracts().map((a) => ({
-      content: a.title ? `${a.title}\n\n${a.text}` : a.text,
-      type: 'text' as const,
-      external_user_id: 'scifact',
-      metadata: { customMetadata: { doc_id: a.id } },
-      policy: policy('scifact'),
-    }));
-    const convs = loadLocomo(LOCOMO);
-    const turns = convs.flatMap((c) => turnMemories(c).map((m) => ({ ...m, policy: policy('general') })));
+async function collect(): Promise<Cache> {
+  await ensureDatabase(BASE);
+  const stack = await inProcessStack({ databaseUrl: BASE });
+  const search = stack.searchWith({});
+  const cache: Cache = { queries: [], docs: {} };
+  for (const set of devSets()) {
+    await ensureIngested(stack, set, log);
+    await ensureArtifacts(stack, set.users, set.domain);
     const t0 = performance.now();
-    await api.addAll([...abstracts, ...turns] as never, 2);
-    await api.waitProcessed(3_600_000);
-    console.error(
-      `ingested and processed ${abstracts.length + turns.length} memories ` +
-        `in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
-    );
-    const search = async (query: string, user: string, domain: string) =>
-      (await api.search(
+    for (const q of set.queries()) {
+      const r = await search.search(
+        stack.actor,
         {
-          query,
-          external_user_id: user,
-          reranking_config: { reranking_provider: 'svc_max', domain_id: domain, return_features: true },
-        },
+          query: q.text,
+          external_user_id: q.user,
+          reranking_config: { reranking_provider: 'svc_max', domain_id: set.domain, return_features: true },
+        } as never,
         DEPTH,
-      )) as Hit[];
-    const rows = (hits: Hit[]) => hits.map((h) => FEATURE_NAMES.map((f) => h.ranker_features?.[f] ?? 0));
-    const sci = await mapConcurrent(trainQueries(), 4, async (q) => {
-      const hits = await search(q.text, 'scifact', 'scifact');
-      const labels = hits.map((h) => (q.relevant.has(String(custom(h).doc_id)) ? 1 : 0));
-      return { id: `scifact:${q.id}`, set: 'scifact', rows: rows(hits), labels, total: q.relevant.size };
-    });
-    const questions = convs.flatMap((c) => c.questions.map((q, i) => ({ c, q, i })));
-    const loc = await mapConcurrent(questions, 4, async ({ c, q, i }) => {
-      const hits = await search(q.question, userOf(c), 'general');
-      const evidence = new Set(q.evidence);
-      const labels = hits.map((h) => (evidence.has(String(custom(h).dia_id)) ? 1 : 0));
-      return { id: `locomo:${c.sampleId}:${i}`, set: 'locomo', rows: rows(hits), labels, total: evidence.size };
-    });
-    return [...sci, ...loc];
-  });
+        0,
+      );
+      const hits = r.memories.map((m) => {
+        const meta = (typeof m.metadata === 'object' ? m.metadata : {}) as Record<string, unknown>;
+        cache.docs[m.id] ??= { content: m.content, createdAt: String(m.createdAt), metadata: meta };
+        return { id: m.id, key: docKey(meta), f: (m as { ranker_features?: Record<string, number> }).ranker_features! };
+      });
+      const { user: _user, ...rest } = q;
+      cache.queries.push({ set: set.name, ...rest, hits });
+    }
+    log(`${set.name}: ${set.queries().length} queries in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  }
+  await stack.db.close();
+  return cache;
 }
 
-/** The metric of a set: nDCG@10 (SciFact), recall@10 (LoCoMo evidence). */
-function metric(g: Group & { total: number }, order: number[]): number {
-  if (g.set === 'locomo') return order.slice(0, 10).filter((i) => g.labels[i] > 0).length / Math.max(1, g.total);
+/** Feature rows recomputed by the production function; the first-stage order is the hits' order. */
+function groupOf(q: CachedQuery, docs: Cache['docs']): Group & { total: number; q: CachedQuery } {
+  const candidates: Candidate[] = q.hits.map((h) => ({
+    id: h.id,
+    content: docs[h.id].content,
+    createdAt: new Date(docs[h.id].createdAt),
+    metadata: docs[h.id].metadata,
+    firstStage: h.f.first_stage,
+    parts: [h.f.bm25, h.f.dense, h.f.dense2, h.f.graph],
+  }));
+  const artifacts = new Map<string, ArtifactFeatures>(
+    q.hits.map((h) => [
+      h.id,
+      { base: h.f.base, enhanced: h.f.enhanced, bands: Array.from({ length: 14 }, (_, k) => h.f[`band_${k}`]) },
+    ]),
+  );
+  // Candidates come back in svc_max's order: restore the first stage's for a stable baseline.
+  const order = q.hits.map((_, i) => i).sort((a, b) => q.hits[b].f.first_stage - q.hits[a].f.first_stage || a - b);
+  const sorted = order.map((i) => candidates[i]);
+  const rel = new Set(q.relevant);
+  return {
+    id: `${q.set}:${q.qid}`,
+    set: q.set,
+    rows: candidateFeatures(
+      q.text,
+      sorted,
+      new Map(order.map((i) => [candidates[i].id, artifacts.get(candidates[i].id)!])),
+    ),
+    labels: order.map((i) => (rel.has(q.hits[i].key) ? 1 : 0)),
+    total: rel.size,
+    q,
+  };
+}
+
+type G = ReturnType<typeof groupOf>;
+function metric(g: G, order: number[]): number {
+  if (g.set === 'locomo') return g.total ? order.slice(0, 10).filter((i) => g.labels[i] > 0).length / g.total : 1;
   return g.set === 'cosqa' ? mrrAt(order, g.labels) : ndcgAt(order, g.labels, g.total);
 }
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
-const firstStage = (g: Group) => g.rows.map((_, i) => i);
+const firstStage = (g: G) => g.rows.map((_, i) => i);
+const rankWith = (w: number[]) => (g: G) => rankGroup(g, w);
 
-type Labelled = Group & { total: number };
-const groups: Labelled[] = fs.existsSync(CACHE)
-  ? (JSON.parse(fs.readFileSync(CACHE, 'utf8')) as Labelled[])
-  : await collect();
-fs.writeFileSync(CACHE, JSON.stringify(groups));
-console.error(`features of ${groups.length} queries in ${CACHE}`);
+const cache: Cache = fs.existsSync(CACHE) ? (JSON.parse(fs.readFileSync(CACHE, 'utf8')) as Cache) : await collect();
+if (!fs.existsSync(CACHE)) fs.writeFileSync(CACHE, JSON.stringify(cache));
+const groups = cache.queries.map((q) => groupOf(q, cache.docs));
+log(`${groups.length} queries, ${FEATURE_NAMES.length} features (cache ${CACHE})`);
 
-const report: Record<string, unknown> = {};
-for (const set of ['scifact', 'locomo']) {
-  const mine = groups.filter((g) => g.set === set);
-  const cv: number[] = [];
-  for (let f = 0; f < 5; f++) {
-    const train = groups.filter((g) => !(g.set === set && foldOf(g.id, 5) === f));
-    const w = trainPairwise(train);
-    for (const g of mine.filter((x) => foldOf(x.id, 5) === f)) cv.push(metric(g, rankGroup(g, w)));
+const sciTrain = groups.filter((g) => g.set === 'scifact' && g.q.group === 'train');
+const sciDev = groups.filter((g) => g.set === 'scifact' && g.q.group === 'dev');
+const cosqa = groups.filter((g) => g.set === 'cosqa');
+const locomo = groups.filter((g) => g.set === 'locomo');
+
+/** Held-out figures of a training recipe `fit(train groups) → weights`. */
+function evaluate(fit: (train: G[]) => number[]) {
+  const sci = mean(sciDev.map((g) => metric(g, rankWith(fit([...sciTrain, ...cosqa, ...locomo]))(g))));
+  const cosqaCv: number[] = [];
+  for (let k = 0; k < 5; k++) {
+    const w = fit([...sciTrain, ...locomo, ...cosqa.filter((_, i) => i % 5 !== k)]);
+    cosqa.forEach((g, i) => i % 5 === k && cosqaCv.push(metric(g, rankGroup(g, w))));
   }
-  const other = trainPairwise(groups.filter((g) => g.set !== set));
-  report[set] = {
-    queries: mine.length,
-    first_stage: mean(mine.map((g: Labelled) => metric(g, firstStage(g)))),
-    cv5_all_sets: mean(cv),
-    trained_on_other_set_only: mean(mine.map((g: Labelled) => metric(g, rankGroup(g, other)))),
-  };
+  const loco: number[] = [];
+  for (const conv of [...new Set(locomo.map((g) => g.q.group))]) {
+    const w = fit([...sciTrain, ...cosqa, ...locomo.filter((g) => g.q.group !== conv)]);
+    for (const g of locomo.filter((x) => x.q.group === conv)) loco.push(metric(g, rankGroup(g, w)));
+  }
+  return { scifact_dev_ndcg10: mean([sci]), cosqa_dev_mrr10_cv5: mean(cosqaCv), locomo_recall10_loco: mean(loco) };
 }
+
+const report = {
+  first_stage: {
+    scifact_dev_ndcg10: mean(sciDev.map((g) => metric(g, firstStage(g)))),
+    cosqa_dev_mrr10: mean(cosqa.map((g) => metric(g, firstStage(g)))),
+    locomo_recall10: mean(locomo.map((g) => metric(g, firstStage(g)))),
+  },
+  svc_max_held_out: evaluate((train) => trainPairwise(train)),
+};
 console.log(JSON.stringify(report, null, 2));
-const weights = trainPairwise(groups);
-console.log(FEATURE_NAMES.map((f, j) => `${f} ${weights[j].toFixed(3)}`).join('\n'));
+const weights = trainPairwise([...sciTrain, ...cosqa, ...locomo]);
+console.log(FEATURE_NAMES.map((f, j) => `${f.padEnd(14)} ${weights[j].toFixed(3)}`).join('\n'));
 if (process.env.TRAIN_WRITE !== '0') {
   const trained = {
-    sets: ['scifact qrels/train.tsv', 'locomo dev'],
-    queries: groups.length,
-    loss: 'pairwise logistic, L2 1e-3',
-    cross_validation: report,
+    sets: ['scifact qrels/train.tsv', 'cosqa dev (5-fold CV reported)', 'locomo dev (leave one conversation out)'],
+    queries: sciTrain.length + cosqa.length + locomo.length,
+    loss: 'pairwise logistic, L2 1e-3, standardised within each query',
+    held_out: report,
     date: new Date().toISOString().slice(0, 10),
   };
   fs.writeFileSync(
@@ -147,5 +194,5 @@ if (process.env.TRAIN_WRITE !== '0') {
     JSON.stringify({ features: FEATURE_NAMES, weights: weights.map((w) => Number(w.toFixed(5))), trained }, null, 2) +
       '\n',
   );
-  console.error(`wrote ${OUT}`);
+  log(`wrote ${OUT}`);
 }

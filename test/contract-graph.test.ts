@@ -140,6 +140,75 @@ for (const store of testStores) {
       );
     });
 
+    it('rerank: bands by name or frequency, routing threshold_overrides, usage counts transforms', async () => {
+      const [artifact] = await Promise.all([client.graph.transform({ text: FACTS[1], domain_id: 'scifact' })]);
+      const mixed = [
+        FACTS[0],
+        {
+          text: FACTS[1],
+          embedding: artifact.embedding,
+          signals: artifact.signals,
+          signal_embeddings: artifact.signal_embeddings,
+        },
+        FACTS[2],
+      ];
+      const byName = await client.graph.rerank({
+        query: QUERY,
+        documents: mixed,
+        domain_id: 'scifact',
+        signal_multipliers: { claim: 3 },
+        return_debug: true,
+      });
+      // "10" is the main-content band's frequency: the same weights as naming it.
+      const byHz = await client.graph.rerank({
+        query: QUERY,
+        documents: mixed,
+        domain_id: 'scifact',
+        signal_multipliers: { '10': '3' },
+        return_debug: true,
+      });
+      assert.deepEqual(byHz.meta.debug, byName.meta.debug);
+      assert.deepEqual(
+        byHz.results.map((r) => r.relevance_score),
+        byName.results.map((r) => r.relevance_score),
+      );
+      // One of three documents came as a complete artifact: two were transformed.
+      assert.equal((byName.meta.usage as { transformed: number }).transformed, 2);
+      // threshold_overrides filters like signal_filters; the keys Engram has no use for are reported.
+      const routed = await client.graph.rerank({
+        query: QUERY,
+        documents: FACTS,
+        domain_id: 'scifact',
+        routing_config: { threshold_overrides: { '10': 0.99 }, ce_gate_min_phi: 0.2 },
+      });
+      assert.ok(routed.results.length < FACTS.length);
+      assert.deepEqual((routed.meta as { routing?: { ignored: string[] } }).routing?.ignored, ['ce_gate_min_phi']);
+      const status = await client.graph.rerank({ query: 'x', documents: ['a'], signal_multipliers: { '11': 2 } }).then(
+        () => 200,
+        (e: { status?: number }) => e.status,
+      );
+      assert.equal(status, 422, 'a frequency that is no band is a 422');
+    });
+
+    it('memory writes check policy.transform_embedding at the request: unknown domain or band is a 422', async () => {
+      const add = (transform_embedding: Record<string, unknown>) =>
+        client.memory
+          .add({ content: 'Checked at the door.', external_user_id: 'maya', policy: { transform_embedding } } as never)
+          .then(
+            () => 200,
+            (e: { status?: number; error?: { error?: string } }) => [e.status, e.error?.error],
+          );
+      const [code, message] = (await add({ mode: 'auto', domain_id: 'nope:nothing:1' })) as [number, string];
+      assert.equal(code, 422);
+      assert.match(message, /policy\.transform_embedding\.domain_id/);
+      assert.equal(
+        ((await add({ mode: 'manual', domain_id: 'scifact', signals: { no_band: 'x' } })) as number[])[0],
+        422,
+      );
+      assert.equal(await add({ mode: 'manual', domain_id: 'scifact', signals: { claim: 'checked' } }), 200);
+      assert.equal(await add({ mode: 'none', domain_id: 'nope:nothing:1' }), 200, 'mode none makes no artifact');
+    });
+
     it('search: svc_enhanced and svc_max over stored artifacts, and the hosted providers', async () => {
       const added = await client.memory.addBatch({
         external_user_id: 'maya',
@@ -149,10 +218,17 @@ for (const store of testStores) {
         })),
       } as never);
       assert.ok(added);
-      const ids = await waitFor(async () => {
-        const rows = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM memory_transforms');
-        return rows[0].n === FACTS.length || null;
-      });
+      const ids = await waitFor(
+        async () => {
+          const rows = await t.db.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM memory_transforms t JOIN memories m ON m.id = t.memory_id
+              WHERE m.content = ANY($1)`,
+            [FACTS],
+          );
+          return rows[0].n === FACTS.length || null;
+        },
+        { timeoutMs: 60_000, what: 'the artifacts of the four facts' },
+      );
       assert.ok(ids);
       const search = (reranking_config?: Record<string, unknown>) =>
         client.memory.search({

@@ -1,6 +1,6 @@
 import { toVector, type Db, type Queryable } from '../../platform/db/index.ts';
 import type { Logger } from '../../platform/log.ts';
-import type { Ranked } from './fusion.ts';
+import type { Ranked, Retrieved } from './fusion.ts';
 import { scopeWhere, type SearchScope } from './search.store.ts';
 
 /** Which vector column of memory_chunks a signal lives in. */
@@ -41,7 +41,10 @@ export function bestPerMemory(rows: { memory_id: string; d: number }[]): Ranked 
   return out;
 }
 
-/** Nearest memories by cosine similarity of their best chunk (see nearestSql). */
+/**
+ * Nearest memories by cosine similarity of their best chunk (see nearestSql); the list is
+ * complete when fewer than `limit` chunks came back.
+ */
 export async function nearest(
   db: Queryable,
   scope: SearchScope,
@@ -49,13 +52,13 @@ export async function nearest(
   model: string,
   vector: number[],
   limit: number,
-): Promise<Ranked> {
+): Promise<Retrieved> {
   const params: unknown[] = [];
   const rows = await db.query<{ memory_id: string; d: number }>(
     nearestSql(scope, slot, model, vector, limit, params),
     params,
   );
-  return bestPerMemory(rows);
+  return { scores: bestPerMemory(rows), complete: rows.length < limit };
 }
 
 /**

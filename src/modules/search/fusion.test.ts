@@ -3,30 +3,93 @@ import assert from 'node:assert/strict';
 import { fuse } from './fusion.ts';
 import { withNeighbourContext } from './context.ts';
 
-it('fuses min-max normalised scores with weights; missing entries count 0', () => {
+it('fuses max-normalised scores with weights; a candidate missing from a list scores its floor', () => {
   const out = fuse([
     {
       scores: new Map([
         ['a', 10],
         ['b', 5],
-        ['c', 0],
+        ['c', 2],
       ]),
       weight: 0.5,
     },
     {
       scores: new Map([
         ['b', 0.9],
-        ['d', 0.1],
+        ['d', 0.45],
       ]),
       weight: 0.5,
     },
   ]);
+  // a: 0.5·1 + 0.5·0.5 (missing: the second list's floor 0.45/0.9); b: 0.5·0.5 + 0.5·1;
+  // c: 0.5·0.2 + 0.5·0.5; d: 0.5·0.2 (the first list's floor) + 0.5·0.5.
   assert.deepEqual(
     out.map((o) => o.id),
-    ['b', 'a', 'c', 'd'],
+    ['a', 'b', 'c', 'd'],
   );
-  assert.equal(out[0].score, 0.5 * 0.5 + 0.5 * 1);
-  assert.deepEqual(out[0].parts, [0.5, 1]);
+  assert.equal(out[0].score, 0.75);
+  assert.equal(out[1].score, 0.75);
+  assert.deepEqual(out[0].parts, [1, 0.5]);
+  assert.deepEqual(out[3].parts, [0.2, 0.5]);
+});
+
+it('a flat list moves the ranking less than a spread one (max, not min-max, normalisation)', () => {
+  // BM25 prefers x; a dense list that barely separates (0.60 vs 0.58) must not overturn it,
+  // one that separates clearly (0.9 vs 0.2) may.
+  const bm25 = new Map([
+    ['x', 10],
+    ['y', 8],
+  ]);
+  const flat = fuse([
+    { scores: bm25, weight: 0.5 },
+    {
+      scores: new Map([
+        ['y', 0.6],
+        ['x', 0.58],
+      ]),
+      weight: 0.5,
+    },
+  ]);
+  assert.equal(flat[0].id, 'x');
+  const spread = fuse([
+    { scores: bm25, weight: 0.5 },
+    {
+      scores: new Map([
+        ['y', 0.9],
+        ['x', 0.2],
+      ]),
+      weight: 0.5,
+    },
+  ]);
+  assert.equal(spread[0].id, 'y');
+});
+
+it('absent: zero gives a candidate missing from an evidence list nothing; negative scores count 0', () => {
+  const out = fuse([
+    {
+      scores: new Map([
+        ['a', 1],
+        ['b', 0.5],
+      ]),
+      weight: 1,
+    },
+    {
+      scores: new Map([
+        ['a', 2],
+        ['c', -1],
+      ]),
+      weight: 1,
+      absent: 'zero',
+    },
+  ]);
+  assert.deepEqual(
+    out.map((o) => [o.id, o.parts]),
+    [
+      ['a', [1, 1]],
+      ['b', [0.5, 0]],
+      ['c', [0.5, 0]],
+    ],
+  );
 });
 
 it('a weight of 0 or an empty list contributes nothing', () => {

@@ -28,3 +28,10 @@ export function signalThresholds(body: SearchBody): Record<string, number> | und
   }
   return undefined;
 }
+
+/** reranking_config.signal_multipliers (or the deprecated policy.vector's): band → weight multiplier. */
+export function signalMultipliers(body: SearchBody): Record<string, unknown> | undefined {
+  const legacy = (body.policy as { vector?: { signal_multipliers?: unknown } } | undefined)?.vector?.signal_multipliers;
+  const named = body.reranking_config?.signal_multipliers ?? legacy;
+  return named && typeof named === 'object' && !Array.isArray(named) ? (named as Record<string, unknown>) : undefined;
+}

@@ -26,7 +26,11 @@ export interface GraphRerankPort {
     actor: Actor,
     query: string,
     candidates: { id: string; content: string }[],
-    opts: { domainId?: string; signalThresholds?: Record<string, number> },
+    opts: {
+      domainId?: string;
+      signalThresholds?: Record<string, number>;
+      signalMultipliers?: Record<string, unknown>;
+    },
   ): Promise<Map<string, ArtifactFeatures>>;
 }
 
@@ -66,6 +70,7 @@ export async function rerankStage(
     candidates: Candidate[];
     domainId?: string;
     signalThresholds?: Record<string, number>;
+    signalMultipliers?: Record<string, unknown>;
     withFeatures: boolean;
   },
 ): Promise<RerankOutcome> {
@@ -95,7 +100,7 @@ export async function rerankStage(
     ctx.actor,
     ctx.query,
     candidates.map((c) => ({ id: c.id, content: c.content })),
-    { domainId: ctx.domainId, signalThresholds: ctx.signalThresholds },
+    { domainId: ctx.domainId, signalThresholds: ctx.signalThresholds, signalMultipliers: ctx.signalMultipliers },
   );
   // signal_thresholds drop candidates (they are absent from the map).
   const kept = candidates.filter((c) => artifacts.has(c.id));

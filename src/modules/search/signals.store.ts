@@ -1,5 +1,5 @@
 import type { Queryable } from '../../platform/db/index.ts';
-import type { Ranked } from './fusion.ts';
+import type { Ranked, Retrieved } from './fusion.ts';
 import { bestPerMemory, nearestSql } from './dense.store.ts';
 import { bm25Sql, type Bm25Params, type SearchScope } from './search.store.ts';
 
@@ -7,7 +7,7 @@ import { bm25Sql, type Bm25Params, type SearchScope } from './search.store.ts';
  * BM25 and the secondary vector signal in one statement (one round trip instead of two; the
  * server ran them one after the other on one connection anyway, beside the primary query
  * embedding, docs/retrieval.md). Either may be absent (weight 0, no query terms, no secondary
- * model): an absent signal is an empty list.
+ * model): an absent signal is an empty, complete list.
  */
 export async function lexicalAndDense2(
   db: Queryable,
@@ -17,7 +17,7 @@ export async function lexicalAndDense2(
     bm25?: { terms: string[]; params: Bm25Params } | null;
     dense2?: { model: string; vector: number[] } | null;
   },
-): Promise<{ lexical: Ranked; dense2: Ranked }> {
+): Promise<{ lexical: Retrieved; dense2: Retrieved }> {
   const params: unknown[] = [];
   const parts: string[] = [];
   const lexical = opts.bm25?.terms.length ? opts.bm25 : null;
@@ -30,7 +30,8 @@ export async function lexicalAndDense2(
     const sql = nearestSql(scope, 'embedding2', model, vector, opts.limit, params);
     parts.push(`SELECT 2 AS signal, memory_id, d AS score FROM (${sql}) v`);
   }
-  if (!parts.length) return { lexical: new Map(), dense2: new Map() };
+  const none = { scores: new Map(), complete: true };
+  if (!parts.length) return { lexical: none, dense2: none };
   const rows = await db.query<{ signal: number; memory_id: string; score: number }>(parts.join(' UNION ALL '), params);
   const bm: Ranked = new Map();
   const chunks: { memory_id: string; d: number }[] = [];
@@ -39,5 +40,8 @@ export async function lexicalAndDense2(
     if (r.signal === 1) bm.set(r.memory_id, r.score);
     else chunks.push({ memory_id: r.memory_id, d: r.score });
   }
-  return { lexical: new Map([...bm.entries()].sort((a, b) => b[1] - a[1])), dense2: bestPerMemory(chunks) };
+  return {
+    lexical: { scores: new Map([...bm.entries()].sort((a, b) => b[1] - a[1])), complete: bm.size < opts.limit },
+    dense2: { scores: bestPerMemory(chunks), complete: chunks.length < opts.limit },
+  };
 }

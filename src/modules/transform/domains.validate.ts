@@ -88,22 +88,29 @@ export function completeSignals(input: SignalInput[], filler: Domain = GENERAL_D
 }
 
 /**
- * Multipliers keyed by band name; a key may also be a band's frequency (`"19"`, `"19.0"`), as
- * rerank requests allow. 422 for a key that names no band of the domain, or one band twice.
+ * A map keyed by band: each key is a band's name or its frequency (`"19"`, `"19.0"`), as
+ * domain registration, rerank requests and the deprecated frequency filters allow. Returns the
+ * same values keyed by band name; 422 (naming `field.key`) for a key that names no band of the
+ * domain, or one band twice.
  */
-export function checkMultipliers(signals: SignalField[], map: Record<string, number>): Record<string, number> {
-  const out: Record<string, number> = {};
+export function byBandName<T>(signals: SignalField[], map: Record<string, T>, field: string): Record<string, T> {
+  const out: Record<string, T> = {};
   for (const [key, value] of Object.entries(map)) {
     const byHz = /^\d+(\.\d+)?$/.test(key) ? signals.find((s) => Math.abs(s.frequency_hz - Number(key)) < 1e-9) : null;
     const band = byHz ?? signals.find((s) => s.name === key);
     if (!band)
-      throw fieldError(`signal_multipliers.${key}`, `the domain has no band "${key}"`, {
+      throw fieldError(`${field}.${key}`, `the domain has no band "${key}"`, {
         bands: signals.map((s) => s.name),
       });
-    if (band.name in out) throw fieldError(`signal_multipliers.${key}`, `band "${band.name}" is given twice`);
+    if (band.name in out) throw fieldError(`${field}.${key}`, `band "${band.name}" is given twice`);
     out[band.name] = value;
   }
   return out;
+}
+
+/** A domain's `signal_multipliers` keyed by band name (see byBandName). */
+export function checkMultipliers(signals: SignalField[], map: Record<string, number>): Record<string, number> {
+  return byBandName(signals, map, 'signal_multipliers');
 }
 
 /** Whether two band lists are the same bands (jsonb does not keep key order, so compare fields). */

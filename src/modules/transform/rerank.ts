@@ -6,6 +6,7 @@
 import { AppError } from '../../shared/errors.ts';
 import { bandWeights, type Artifact } from './artifact.ts';
 import type { Domain } from './bands.ts';
+import { byBandName } from './domains.validate.ts';
 import { scoreArtifact, type ArtifactScore } from './score.ts';
 
 export const RERANK_METHODS = ['fast', 'enhanced'] as const;
@@ -13,9 +14,9 @@ export const RERANK_METHODS = ['fast', 'enhanced'] as const;
 export interface RerankOptions {
   method?: string;
   topK?: number;
-  /** Band name → minimum band score; a document below any is dropped. */
+  /** Band name (or frequency) → minimum band score; a document below any is dropped. */
   signalFilters?: Record<string, number>;
-  /** Band name → weight multiplier (numbers ≥ 0). */
+  /** Band name (or frequency) → weight multiplier (numbers ≥ 0). */
   signalMultipliers?: Record<string, unknown>;
   texts?: string[];
   queryText?: string;
@@ -28,17 +29,20 @@ export interface Ranked {
   extra?: Record<string, number>;
 }
 
-function checkBands(domain: Domain, map: Record<string, unknown> | undefined, field: string, number: boolean) {
-  const names = new Set(domain.signals.map((s) => s.name));
-  for (const [k, v] of Object.entries(map ?? {})) {
-    if (!names.has(k))
-      throw new AppError(422, `${field}.${k}: domain ${domain.domain_id} has no band "${k}"`, {
-        field: `${field}.${k}`,
-        bands: [...names],
-      });
-    if (number && !(typeof v === 'number' && Number.isFinite(v) && v >= 0))
-      throw new AppError(422, `${field}.${k} must be a number ≥ 0`, { field: `${field}.${k}` });
+/**
+ * A request's band map (names or frequencies) keyed by band name; values must be numbers, or
+ * numeric strings (the client types multipliers as number | string), ≥ 0 when `min0`.
+ */
+function bandNumbers(domain: Domain, map: Record<string, unknown> | undefined, field: string, min0: boolean) {
+  const named = byBandName(domain.signals, map ?? {}, field);
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(named)) {
+    const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+    if (!(typeof n === 'number' && Number.isFinite(n) && (!min0 || n >= 0)))
+      throw new AppError(422, `${field}.${k} must be a number${min0 ? ' ≥ 0' : ''}`, { field: `${field}.${k}` });
+    out[k] = n;
   }
+  return out;
 }
 
 export function rankArtifacts(domain: Domain, query: Artifact, docs: Artifact[], opts: RerankOptions) {
@@ -47,15 +51,15 @@ export function rankArtifacts(domain: Domain, query: Artifact, docs: Artifact[],
     throw new AppError(422, `Unknown rerank method "${method}"; use ${RERANK_METHODS.join(' or ')}`, {
       field: 'method',
     });
-  checkBands(domain, opts.signalMultipliers, 'signal_multipliers', true);
-  checkBands(domain, opts.signalFilters, 'signal_filters', false);
+  const multipliers = bandNumbers(domain, opts.signalMultipliers, 'signal_multipliers', true);
+  const signalFilters = bandNumbers(domain, opts.signalFilters, 'signal_filters', false);
   for (const d of docs)
     if (d.bands[0]?.q.length !== query.bands[0]?.q.length)
       throw new AppError(422, 'Query and documents were made with different signal embedders (band widths differ)', {
         field: 'documents',
       });
-  const weights = bandWeights(domain, opts.signalMultipliers);
-  const filters = Object.entries(opts.signalFilters ?? {}).map(([name, min]) => ({
+  const weights = bandWeights(domain, multipliers);
+  const filters = Object.entries(signalFilters).map(([name, min]) => ({
     k: domain.signals.findIndex((s) => s.name === name),
     min,
   }));

@@ -17,7 +17,11 @@ export function graphRerankPort(deps: { db: Db; transformer: Transformer; domain
       actor: Actor,
       query: string,
       candidates: { id: string; content: string }[],
-      opts: { domainId?: string; signalThresholds?: Record<string, number> },
+      opts: {
+        domainId?: string;
+        signalThresholds?: Record<string, number>;
+        signalMultipliers?: Record<string, unknown>;
+      },
     ) {
       const domain = await deps.domains.resolve(actor, opts.domainId);
       const [q] = await deps.transformer.transform(domain, [{ text: query }], { mode: 'query' });
@@ -48,7 +52,10 @@ export function graphRerankPort(deps: { db: Db; transformer: Transformer; domain
       todo.forEach((c, i) => artifacts.set(c.id, made[i]));
       const docs = candidates.map((c) => artifacts.get(c.id)!);
       // The rerank endpoint's checks and filters, so both paths treat thresholds alike.
-      const kept = rankArtifacts(domain, q, docs, { signalFilters: opts.signalThresholds });
+      const kept = rankArtifacts(domain, q, docs, {
+        signalFilters: opts.signalThresholds,
+        signalMultipliers: opts.signalMultipliers,
+      });
       return new Map(
         kept.results.map((r) => [
           candidates[r.index].id,

@@ -4,7 +4,7 @@ import { rerankBody, rerankResponse, transformBody, transformResponse } from './
 import type { TransformService } from './transform.service.ts';
 
 /** POST /v1/graph/transform (spec 4.8) and POST /v1/graph/rerank (contract "Graph"). */
-export function transformRoutes(service: TransformService): FastifyPluginAsyncZod {
+export function transformRoutes(service: TransformService, opts: { rerankBodyLimit: number }): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/v1/graph/transform',
@@ -22,6 +22,8 @@ export function transformRoutes(service: TransformService): FastifyPluginAsyncZo
     app.post(
       '/v1/graph/rerank',
       {
+        // Documents may come as artifacts (~60 KB of JSON each): a limit of their own (RERANK_BODY_LIMIT_BYTES).
+        bodyLimit: opts.rerankBodyLimit,
         schema: {
           tags: ['graph'],
           summary: 'Rerank documents (texts or artifacts) against a query with the graph-transform scores',

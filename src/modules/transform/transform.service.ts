@@ -9,7 +9,9 @@ import { AppError } from '../../shared/errors.ts';
 import { newId } from '../../shared/ids.ts';
 import { fromWire, isComplete, toWire, type Artifact } from './artifact.ts';
 import type { Domain } from './bands.ts';
+import { byBandName } from './domains.validate.ts';
 import { rankArtifacts, type RerankOptions } from './rerank.ts';
+import { routingOf } from './routing.ts';
 import type { DocumentInput, RerankBody, TransformBody } from './transform.schemas.ts';
 import type { Transformer } from './transformer.ts';
 
@@ -38,12 +40,15 @@ export function createTransformService(deps: TransformServiceDeps) {
       await deps.domains.observe(deps.db, actor.organizationId, domain.domain_id, a.signals).catch(() => undefined);
   }
 
-  /** Documents to artifacts: complete ones checked and read, the rest computed in one batch. */
+  /**
+   * Documents to artifacts: complete ones checked and read, the rest computed in one batch;
+   * `transformed` counts the computed ones (usage).
+   */
   async function documentArtifacts(
     domain: Domain,
     docs: (string | DocumentInput)[],
     signalEmbedder: string | undefined,
-  ): Promise<Artifact[]> {
+  ): Promise<{ artifacts: Artifact[]; transformed: number }> {
     const sig = transformer.signalEmbedder(signalEmbedder);
     const widths = { base: transformer.baseDimensions, band: sig.dimensions, signalEmbedder: sig.name };
     const out = new Array<Artifact>(docs.length);
@@ -76,7 +81,7 @@ export function createTransformService(deps: TransformServiceDeps) {
         )
       : [];
     vectorOnly.forEach((v, j) => (out[v.i] = bare[j]));
-    return out;
+    return { artifacts: out, transformed: todo.length + vectorOnly.length };
   }
 
   return {
@@ -131,15 +136,19 @@ export function createTransformService(deps: TransformServiceDeps) {
       const tq = performance.now();
       const docs = await documentArtifacts(domain, body.documents, body.signal_embedder);
       const td = performance.now();
+      const routing = routingOf(domain, body.routing_config);
       const options: RerankOptions = {
         method: body.method,
         topK: body.top_k,
-        signalFilters: body.signal_filters,
+        signalFilters: {
+          ...routing.filters,
+          ...byBandName(domain.signals, body.signal_filters ?? {}, 'signal_filters'),
+        },
         signalMultipliers: body.signal_multipliers,
         texts: body.documents.map((d) => (typeof d === 'string' ? d : (d.text ?? ''))),
         queryText: q.text,
       };
-      const ranked = rankArtifacts(domain, query, docs, options);
+      const ranked = rankArtifacts(domain, query, docs.artifacts, options);
       const names = domain.signals.map((s) => s.name);
       return {
         id: newId(),
@@ -148,7 +157,8 @@ export function createTransformService(deps: TransformServiceDeps) {
           method_used: ranked.method,
           billed_units: body.documents.length,
           timing_ms: { query_ms: span(t0, tq), documents_ms: span(tq, td), score_ms: ms(td), total_ms: ms(t0) },
-          usage: { documents: body.documents.length, transformed: docs.length, signal_embedder: sig.name },
+          usage: { documents: body.documents.length, transformed: docs.transformed, signal_embedder: sig.name },
+          ...(Object.keys(routing.filters).length || routing.ignored.length ? { routing } : {}),
           ...(body.return_debug ? { debug: { weights: ranked.weights, band_names: names } } : {}),
         },
         results: ranked.results.map((r) => {

@@ -70,6 +70,9 @@ describe('graph transform', () => {
     const back = made.map((a, i) =>
       fromWire(JSON.parse(JSON.stringify(toWire(a, scifact, { id: `d${i}`, meta: {} }))), scifact, widths, 'd'),
     );
+    // Six significant digits on the wire: ~60 KB of JSON for 14 bands of 384 and a 512-wide base.
+    const size = JSON.stringify(toWire(made[0], scifact, { id: 'd0', meta: {} })).length;
+    assert.ok(size < 70_000, `an artifact is ${size} bytes of JSON`);
     const fresh = rankArtifacts(scifact, q, made, {});
     const stored = rankArtifacts(scifact, q, back, {});
     assert.deepEqual(
