@@ -211,7 +211,7 @@ export async function graphLinks(
   db: Queryable,
   seeds: string[],
   caps: { perSeed: number; nodes: number; maxDegree: number },
-): Promise<{ node_id: string; depth: number; memory_id: string; degree: number }[]> {
+): Promise<{ node_id: string; type: string; depth: number; memory_id: string; degree: number }[]> {
   if (!seeds.length) return [];
   return db.query(
     `WITH seed AS (SELECT DISTINCT unnest($1::text[]) AS id),
@@ -228,8 +228,8 @@ export async function graphLinks(
        CROSS JOIN LATERAL (SELECT m.memory_id FROM memory_nodes m WHERE m.node_id = n.id LIMIT $4::int + 1) l
      ),
      degree AS (SELECT node_id, count(*)::int AS degree FROM link GROUP BY node_id)
-     SELECT l.node_id, l.depth::int AS depth, l.memory_id, d.degree
-     FROM link l JOIN degree d USING (node_id) WHERE d.degree <= $4`,
+     SELECT l.node_id, g.type, l.depth::int AS depth, l.memory_id, d.degree
+     FROM link l JOIN degree d USING (node_id) JOIN graph_nodes g ON g.id = l.node_id WHERE d.degree <= $4`,
     [seeds, caps.perSeed, caps.nodes, caps.maxDegree],
   );
 }

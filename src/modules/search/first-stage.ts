@@ -10,10 +10,11 @@ import { queryTerms } from '../../platform/text-analyzer.ts';
 import type { GraphReader } from '../graph/index.ts';
 import { withNeighbourContext } from './context.ts';
 import { nearest } from './dense.store.ts';
-import { fuse, type FusionWeights } from './fusion.ts';
+import { absentOf, fuse, type FusionWeights, type Retrieved } from './fusion.ts';
 import { graphContribution } from './graph-signal.ts';
 import type { SearchBody } from './search.schemas.ts';
-import { sessionNeighbours, type Bm25Params, type SearchScope } from './search.store.ts';
+import { sessionNeighbours } from './neighbours.store.ts';
+import type { Bm25Params, SearchScope } from './search.store.ts';
 import { lexicalAndDense2 } from './signals.store.ts';
 
 export interface FirstStageDeps {
@@ -42,15 +43,21 @@ export interface FirstStage {
   overrideNodes: Awaited<ReturnType<typeof graphContribution>>['nodes'];
 }
 
+function rescaleToUnit(fused: { id: string; score: number }[]): Map<string, number> {
+  const lo = fused.at(-1)?.score ?? 0;
+  const span = (fused[0]?.score ?? 0) - lo;
+  return new Map(fused.map((f) => [f.id, span > 0 ? (f.score - lo) / span : 1]));
+}
+
 export async function firstStage(
   deps: FirstStageDeps,
   scope: SearchScope,
   body: SearchBody,
-  opts: { n: number; keep: number; hasSessions: boolean; vector: (() => Promise<number[][]>) | null },
+  opts: { n: number; keep: number; neighbours: boolean; vector: (() => Promise<number[][]>) | null },
 ): Promise<FirstStage> {
   const { db } = deps;
   const { primary, secondary } = deps.embedders;
-  const none = Promise.resolve(new Map<string, number>());
+  const none = Promise.resolve<Retrieved>({ scores: new Map(), complete: true });
   // While the query embedding runs (its own thread), the lexical and secondary signals run
   // in one statement on one connection: side by side they would take the core the
   // embedding needs (2 cores here), and apart they cost a round trip more.
@@ -71,16 +78,19 @@ export async function firstStage(
   // graph signal is the optional, slower one.
   const graph = await graphContribution(deps.graph, db, deps.extractor, scope, body, opts.n, deps.weights.graph ?? 0);
   const fused = fuse([
-    { scores: lexical, weight: deps.weights.bm25 },
-    { scores: dense, weight: deps.weights.dense },
-    { scores: dense2, weight: deps.weights.dense2 },
-    { scores: graph.scores, weight: graph.weight, norm: 'max' },
+    { scores: lexical.scores, weight: deps.weights.bm25, absent: absentOf(lexical) },
+    { scores: dense.scores, weight: deps.weights.dense, absent: absentOf(dense) },
+    { scores: dense2.scores, weight: deps.weights.dense2, absent: absentOf(dense2) },
+    { scores: graph.scores, weight: graph.weight, absent: 'zero' },
   ]);
-  let scores = new Map(fused.map((f) => [f.id, f.score]));
-  if (opts.hasSessions && scope.userId) {
+  // Fused scores rescaled to 0–1 over the candidates (the order is unchanged): max-normalised
+  // lists leave every candidate some score, and a neighbour's loan is a share of how far its
+  // anchor stands above the weakest candidate, not of a baseline every candidate has.
+  let scores = rescaleToUnit(fused);
+  if (opts.neighbours && scope.userId) {
     const anchors = fused.slice(0, Math.max(opts.keep, 50)).map((f) => f.id);
     scores = withNeighbourContext(scores, await sessionNeighbours(db, scope, anchors), deps.neighbourWeight);
   }
   const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, opts.keep);
-  return { ranked, parts: new Map(fused.map((f) => [f.id, f.parts])), dense, overrideNodes: graph.nodes };
+  return { ranked, parts: new Map(fused.map((f) => [f.id, f.parts])), dense: dense.scores, overrideNodes: graph.nodes };
 }

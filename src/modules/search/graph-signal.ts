@@ -16,11 +16,44 @@ const PER_SEED = 25;
 const MAX_NODES = 80;
 
 /**
+ * Answer-type cues: a question word that names the kind of entity asked for ("which company",
+ * "what city", "who"), as the extractor types nodes. A related node of that kind is the likely
+ * answer, so it counts as much as a node the query names. Classic question classification, a
+ * fixed English lexicon rather than tuned weights.
+ */
+const ANSWER_TYPES: Record<string, string> = {
+  who: 'Person',
+  whom: 'Person',
+  person: 'Person',
+  company: 'Organization',
+  employer: 'Organization',
+  firm: 'Organization',
+  organization: 'Organization',
+  organisation: 'Organization',
+  where: 'Place',
+  city: 'Place',
+  town: 'Place',
+  country: 'Place',
+  place: 'Place',
+  when: 'Date',
+  date: 'Date',
+  year: 'Date',
+  product: 'Product',
+  event: 'Event',
+};
+
+/** The node types a question asks for (see ANSWER_TYPES). */
+export function answerTypes(query: string): Set<string> {
+  const words = query.toLowerCase().match(/\p{L}+/gu) ?? [];
+  return new Set(words.flatMap((w) => (ANSWER_TYPES[w] ? [ANSWER_TYPES[w]] : [])));
+}
+
+/**
  * The agentic-graph signal (`enable_agentic_graph`): recognise the entities in the query with
  * the extractor, match them to stored nodes by canonical name, expand one relationship, and
  * score the memories linked to those nodes — a node named in the query counts 1, a neighbour
- * 1/2, each divided by log(2 + how many memories the node links) so frequent nodes count less
- * (hubs beyond MAX_DEGREE not at all). Only memories the search scope can read survive (SQL).
+ * 1/2 (1 when it is of the kind the question asks for, answerTypes), each divided by log(2 + how many memories the node links) so frequent nodes count less
+ * (hubs beyond MAX_DEGREE not at all); a memory scores its best link. Only memories the search scope can read survive (SQL).
  */
 export async function graphSignal(
   graph: GraphReader,
@@ -46,10 +79,14 @@ export async function graphSignal(
     matched.map((n) => n.id),
     { perSeed: PER_SEED, nodes: MAX_NODES, maxDegree: MAX_DEGREE },
   );
+  const wanted = answerTypes(query);
   const raw = new Map<string, number>();
   for (const l of links) {
-    const w = 1 / (1 + l.depth) / Math.log(2 + l.degree);
-    raw.set(l.memory_id, (raw.get(l.memory_id) ?? 0) + w);
+    const w = 1 / (l.depth === 0 || wanted.has(l.type) ? 1 : 2) / Math.log(2 + l.degree);
+    // The strongest path, not the sum: a seed's neighbours are mostly found through the edges of
+    // the very memory that names the seed, so a sum would count that memory's evidence again for
+    // each entity it mentions and bury a memory reached by one relationship.
+    raw.set(l.memory_id, Math.max(raw.get(l.memory_id) ?? 0, w));
   }
   const best = [...raw.entries()].sort((a, b) => b[1] - a[1]).slice(0, Math.max(limit * 3, 100));
   const visible = await visibleMemories(

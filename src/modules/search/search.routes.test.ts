@@ -6,6 +6,7 @@ import { assertEnvelope } from '../../../test/auth-kit.ts';
 import { makeKey, makeNamespace } from '../../../test/factories.ts';
 import { addMemory, post, searchContents } from '../../../test/memory-helpers.ts';
 import { bm25 } from './search.store.ts';
+import { sessionNeighbours } from './neighbours.store.ts';
 import { queryTerms } from '../../platform/text-analyzer.ts';
 
 for (const store of testStores) {
@@ -225,6 +226,65 @@ for (const store of testStores) {
         'Did you ever get a pet?',
         'Yes! We adopted a rescue greyhound named Biscuit last spring.',
       ]);
+    });
+
+    it('no session id: memories written close together are neighbours (the timeline), far apart not', async () => {
+      const turns = ['Did you ever get a pet?', 'Yes! We adopted a rescue greyhound named Biscuit.'];
+      const ids: Record<string, string[]> = { tl: [], tl2: [] };
+      // tl: added one by one as a chat happens (stored seconds apart), no sessionId.
+      for (const content of turns) ids.tl.push(await addMemory(t, { content, external_user_id: 'tl' }));
+      // tl2: the same turns an hour apart by their createdAt; then a memory in a session (never a timeline neighbour).
+      for (const [i, content] of turns.entries())
+        ids.tl2.push(
+          await addMemory(t, { content, external_user_id: 'tl2', metadata: { createdAt: `2024-03-01T1${i}:00:00Z` } }),
+        );
+      await addMemory(t, {
+        content: 'In a session.',
+        external_user_id: 'tl2',
+        metadata: { createdAt: '2024-03-01T10:10:00Z', sessionId: 's' },
+      });
+      for (const u of ['tl', 'tl2'])
+        for (let i = 0; i < 3; i++)
+          await addMemory(t, { content: `Filler ${i} about gardening.`, external_user_id: u });
+      const answerScore = async (user: string) => {
+        const res = await post(t, '/v1/memory/search?max_memories=10', { query: 'pet', external_user_id: user });
+        return res.json().data.memories.find((m: { content: string }) => m.content === turns[1]).relevance_score;
+      };
+      // The question is the best match: its neighbour borrows 0.75 of its (rescaled, 1.0) score.
+      assert.ok((await answerScore('tl')) - (await answerScore('tl2')) > 0.5);
+      const user = async (external: string) =>
+        (await t.db.query<{ id: string }>('SELECT id FROM users WHERE external_id = $1', [external]))[0].id;
+      const scope = (userId: string) => ({ organizationId: t.orgId, namespaceId: null, userId, metadata: null });
+      const tl = await sessionNeighbours(t.db, scope(await user('tl')), ids.tl);
+      assert.deepEqual(tl.find((n) => n.id === ids.tl[0])?.next_id, ids.tl[1]);
+      assert.deepEqual(tl.find((n) => n.id === ids.tl[1])?.prev_id, ids.tl[0]);
+      const tl2 = await sessionNeighbours(t.db, scope(await user('tl2')), ids.tl2);
+      assert.equal(tl2.find((n) => n.id === ids.tl2[0])?.next_id, null, 'an hour apart: no thread');
+      assert.equal(tl2.find((n) => n.id === ids.tl2[1])?.prev_id, null);
+      // Another user's memories are never neighbours.
+      assert.deepEqual(await sessionNeighbours(t.db, scope(await user('tl')), ids.tl2), []);
+      // A batch of undated items is an import: none is another's neighbour. A document's chunks
+      // (a batch whose items carry chunk_index) are a thread in chunk order, whatever order they came in.
+      const batch = async (memories: Record<string, unknown>[]) => {
+        const res = await post(t, '/v1/memory/batch', { external_user_id: 'tl3', memories });
+        assert.ok(res.statusCode < 300, res.body);
+        const rows = await t.db.query<{ id: string; content: string }>(
+          'SELECT id, content FROM memories WHERE batch_id = $1',
+          [res.json().batch_id],
+        );
+        return (content: string) => rows.find((r) => r.content === content)!.id;
+      };
+      const imported = await batch([{ content: 'Corpus item A.' }, { content: 'Corpus item B.' }]);
+      const chunks = await batch(
+        [2, 0, 1].map((i) => ({ content: `Chunk ${i}.`, metadata: { customMetadata: {}, chunk_index: i } })),
+      );
+      const tl3 = scope(await user('tl3'));
+      assert.deepEqual(
+        await sessionNeighbours(t.db, tl3, [imported('Corpus item A.'), imported('Corpus item B.')]),
+        [],
+      );
+      const [mid] = await sessionNeighbours(t.db, tl3, [chunks('Chunk 1.')]);
+      assert.deepEqual([mid.prev_id, mid.next_id], [chunks('Chunk 0.'), chunks('Chunk 2.')]);
     });
 
     it('user_id (deprecated, internal) wins over external_user_id', async () => {
