@@ -10,7 +10,7 @@
  * This file is the entry point and the speaker step; the rules live beside it:
  * extractor.local.tokens.ts (tokens, spans), .dates.ts, .spans.ts, .nodes.ts, .relations.ts.
  */
-import nlp from 'compromise';
+import { nlp } from './nlp.ts';
 import {
   LOCAL_EXTRACTOR_ID,
   restrictToSchema,

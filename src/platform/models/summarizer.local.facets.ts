@@ -4,7 +4,7 @@
  * Each is merged with the previous summary's, so, like long_term, it covers the whole session
  * without re-reading it.
  */
-import nlp from 'compromise';
+import { nlp } from './nlp.ts';
 import { analyze } from '../text-analyzer.ts';
 import type { SummaryTurn } from './summarizer.ts';
 

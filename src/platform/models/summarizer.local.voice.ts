@@ -8,7 +8,7 @@
  * name people where chat says I/me/my, and a prefix spends words on both; the rewrite also
  * reads as a summary rather than a transcript. 'prefix' stays for that comparison.
  */
-import nlp from 'compromise';
+import { nlp } from './nlp.ts';
 
 /** How sentences are attributed to their speaker. */
 export type Attribution = 'rewrite' | 'prefix';
