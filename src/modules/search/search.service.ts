@@ -94,7 +94,8 @@ export function createSearchService(deps: SearchDeps) {
     const metadata = body.metadata ? { ...body.metadata } : null;
     if (metadata?.category !== undefined) metadata.category = canonicalCategory(metadata.category) as string;
     const requireReaders = body.search_acl?.read?.map(normaliseAclEntry) ?? null;
-    const expands = deps.neighbourWeight > 0 && !metadata && !requireReaders?.length && !body.omo_filter && !body.search_override;
+    const expands =
+      deps.neighbourWeight > 0 && !metadata && !requireReaders?.length && !body.omo_filter && !body.search_override;
     const shared = await sharedWith(db, {
       organizationId: actor.organizationId,
       namespaceId,
