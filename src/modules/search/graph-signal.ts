@@ -52,8 +52,10 @@ export function answerTypes(query: string): Set<string> {
  * The agentic-graph signal (`enable_agentic_graph`): recognise the entities in the query with
  * the extractor, match them to stored nodes by canonical name, expand one relationship, and
  * score the memories linked to those nodes — a node named in the query counts 1, a neighbour
- * 1/2 (1 when it is of the kind the question asks for, answerTypes), each divided by log(2 + how many memories the node links) so frequent nodes count less
- * (hubs beyond MAX_DEGREE not at all); a memory scores its best link. Only memories the search scope can read survive (SQL).
+ * 1/2 (1 when it is of the kind the question asks for, answerTypes), each divided by
+ * log(2 + how many memories the node links) so frequent nodes count less (hubs beyond
+ * MAX_DEGREE not at all); a memory scores its best link. Only memories the search scope can
+ * read survive (SQL).
  */
 export async function graphSignal(
   graph: GraphReader,
