@@ -4,26 +4,15 @@
  * the memories module: imports go through its writer, like any other memory write.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Db } from '../../platform/db/index.ts';
-import type { Logger } from '../../platform/log.ts';
-import type { GraphExport } from '../graph/index.ts';
-import type { MemoryWriter } from '../memories/index.ts';
-import type { NamespaceAccess } from '../namespaces/index.ts';
-import type { UserDirectory } from '../users/index.ts';
 import { omoRoutes } from './omo.routes.ts';
-import { createOmoService } from './omo.service.ts';
+import { createOmoService, type OmoDeps } from './omo.service.ts';
 import { syncRoutes } from './sync.routes.ts';
 import { createSyncService } from './sync.service.ts';
 import { pruneTombstones } from './sync.store.ts';
 import { createTiersService, type RatedUp } from './tiers.service.ts';
 
-export interface PortabilityDeps {
-  db: Db;
-  log?: Logger;
-  writer: Pick<MemoryWriter, 'prepareEach' | 'storeAll'>;
-  users: Pick<UserDirectory, 'get' | 'findByExternalId'>;
-  namespaces: Pick<NamespaceAccess, 'resolveWriteNamespace' | 'exists'>;
-  graph: GraphExport;
+/** The OMO service's dependencies, and sync's. */
+export interface PortabilityDeps extends OmoDeps {
   /** SYNC_TOMBSTONE_RETENTION_DAYS: a delta cursor older than the retained tombstones is a 410. */
   tombstoneRetentionDays: number;
   /** Positive feedback per memory for the tier score (optional; the feedback module's, when wired). */
