@@ -11,6 +11,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { checkCompose, checkDeploy, checkDockerfile } from './check-deploy.ts';
+import { serverPackages } from './lib/runtime-packages.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const compose = fs.readFileSync(path.join(ROOT, 'compose.yaml'), 'utf8');
@@ -96,6 +97,17 @@ describe('check-deploy', () => {
     assert.match(checkDockerfile(env, ROOT).join('\n'), /DATA_DIRECTORY is not a variable src\/config reads/);
     assert.deepEqual(checkDockerfile(edit(dockerfile, 'package-lock.json .npmrc', 'package-lock.json'), ROOT), [
       'Dockerfile: .npmrc is not copied (onnxruntime-node-install=skip)',
+    ]);
+  });
+
+  it('Dockerfile: a package the server imports that the runtime stage prunes', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    const used = serverPackages(ROOT);
+    assert.ok(used.includes('fastify') && used.includes('pg'), used.join(' '));
+    assert.ok(!used.includes('@papr/memory') && !used.includes('yaml'), 'dev dependencies are not imported');
+    delete pkg.dependencies.pg;
+    assert.deepEqual(checkDockerfile(dockerfile, ROOT, pkg, used), [
+      'Dockerfile: the server imports pg, which the runtime stage prunes (not in dependencies)',
     ]);
   });
 
