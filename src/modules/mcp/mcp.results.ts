@@ -24,7 +24,8 @@ export function toolError(text: string, details?: Json): CallToolResult {
 
 export function apiError(r: ApiResult): CallToolResult {
   const details = isObject(r.body) ? r.body : { status: r.status };
-  return toolError(`Engram API error ${r.status}: ${errorMessage(r)}`, details);
+  // Status 0: no answer at all (send below), so no status to show.
+  return toolError(r.status ? `Engram API error ${r.status}: ${errorMessage(r)}` : errorMessage(r), details);
 }
 
 /** Run one API call; an unreachable server is a tool error too. */
