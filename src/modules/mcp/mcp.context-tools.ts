@@ -86,7 +86,8 @@ async function uploadDocument(
   if (args.metadata) form.append('metadata', JSON.stringify(args.metadata));
   return callTool(exec, 'POST', '/v1/document', { body: form }, (b) => {
     const status = isObject(b.document_status) ? b.document_status : {};
-    return `Uploaded ${path.basename(args.path)}: upload ${String(status.upload_id ?? '?')}, ${String(status.status_type ?? 'queued')} (processed in the background).`;
+    const upload = `upload ${String(status.upload_id ?? '?')}, ${String(status.status_type ?? 'queued')}`;
+    return `Uploaded ${path.basename(args.path)}: ${upload} (processed in the background).`;
   });
 }
 
