@@ -199,6 +199,26 @@ for (const store of testStores) {
       await assert.rejects(connect({}), /401/);
     });
 
+    it('answers a plain JSON-RPC request (as curl sends it), and 405 to GET and DELETE', async () => {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'x-api-key': t.key,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      assert.equal(res.status, 200);
+      const body = (await res.json()) as { result: { tools: { name: string }[] } };
+      assert.ok(body.result.tools.some((x) => x.name === 'add_memory'));
+      for (const method of ['GET', 'DELETE']) {
+        const r = await fetch(url, { method, headers: { 'x-api-key': t.key, accept: 'text/event-stream' } });
+        assert.equal(r.status, 405);
+        assert.equal(((await r.json()) as { code: number }).code, 405);
+      }
+    });
+
     it("never shows another tenant's memory", async () => {
       const a = await connect({ 'x-api-key': t.key });
       const added = await call(a, 'add_memory', { content: 'Tenant A secret: the vault code is 4711.' });
