@@ -8,7 +8,7 @@ import { buildWorker } from '../../app.ts';
 import type { Worker } from '../../platform/jobs/index.ts';
 import { createLogger } from '../../platform/log.ts';
 import { startApp, testConfig, testStores, type TestApp } from '../../../test/harness.ts';
-import { makeOrg } from '../../../test/factories.ts';
+import { makeOrg, makeSession } from '../../../test/factories.ts';
 import { waitFor } from '../../../test/wait.ts';
 
 const text = (r: CallToolResult) => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
@@ -217,6 +217,20 @@ for (const store of testStores) {
         assert.equal(r.status, 405);
         assert.equal(((await r.json()) as { code: number }).code, 405);
       }
+    });
+
+    it("forwards other credentials: an end user's session token reads only that user's memories", async () => {
+      const org = await connect({ 'x-api-key': t.key });
+      await call(org, 'add_memory', { content: 'Carol collects vintage typewriters.', external_user_id: 'carol' });
+      await call(org, 'add_memory', { content: 'Dave restores old sailboats.', external_user_id: 'dave' });
+      const { token } = await makeSession(t.db, t.orgId, 'carol');
+      const carol = await connect({ 'x-session-token': token });
+      const recent = await call(carol, 'list_recent_memories', {});
+      assert.equal(recent.isError, undefined, text(recent));
+      assert.match(text(recent), /typewriters/);
+      assert.doesNotMatch(text(recent), /sailboats/);
+      const other = await call(carol, 'list_recent_memories', { external_user_id: 'dave' });
+      assert.doesNotMatch(text(other), /sailboats/);
     });
 
     it("never shows another tenant's memory", async () => {
