@@ -17,6 +17,7 @@ import { healthRoutes } from './modules/health/index.ts';
 import { createDocumentsModule, documentsProcessing } from './modules/documents/index.ts';
 import { createFeedbackBoosts } from './modules/feedback/index.ts';
 import { memoryProcessing, memoryReader } from './modules/memories/index.ts';
+import { createMcpModule } from './modules/mcp/index.ts';
 import { createMessagesModule, messagesProcessing, sessionContent } from './modules/messages/index.ts';
 import { createNamespacesModule, namespaceAccess } from './modules/namespaces/index.ts';
 import { createOAuthModule } from './modules/oauth/index.ts';
@@ -170,6 +171,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(apiKeys.routes);
   await app.register(userAdmin.routes);
   for (const routes of surface.routes) await app.register(routes);
+  // MCP over streamable HTTP: its tools call the routes above as the caller (docs/mcp.md).
+  await app.register(createMcpModule({ version: VERSION }).routes);
   // Not mounted without an operator credential: the admin paths are then plain 404s.
   if (organizations.routes) await app.register(organizations.routes);
   return app;
