@@ -49,7 +49,14 @@ export function Graph() {
       style: [
         {
           selector: 'node',
-          style: { label: 'data(name)', 'font-size': 11, 'background-color': '#2b6cb0', color: '#1a202c' },
+          style: {
+            label: 'data(name)',
+            'font-size': 11,
+            width: 22,
+            height: 22,
+            'background-color': '#2b6cb0',
+            color: '#1a202c',
+          },
         },
         { selector: 'node[label = "Person"]', style: { 'background-color': '#c05621' } },
         {
@@ -68,7 +75,11 @@ export function Graph() {
           },
         },
       ],
-      layout: { name: graph.nodes.length > 60 ? 'grid' : 'cose', animate: false, padding: 40 },
+      layout:
+        graph.nodes.length > 60
+          ? { name: 'grid', padding: 30 }
+          : // Long edges leave room for their labels.
+            { name: 'cose', animate: false, padding: 40, idealEdgeLength: () => 140, nodeRepulsion: () => 20000 },
       // A handful of nodes would otherwise be zoomed to fill the box.
       maxZoom: 1.6,
     });

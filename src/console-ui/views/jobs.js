@@ -7,7 +7,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, watchStatus } from '../api.js';
 import { ErrorLine, Field, html } from '../html.js';
 
-const DONE = new Set(['completed', 'partial', 'failed']);
+/** A document's status that does not change any more. */
+const DONE = new Set(['completed', 'failed', 'cancelled', 'not_found']);
 
 export function Jobs() {
   return html`<section aria-labelledby="jobs-title">
@@ -76,26 +77,18 @@ function Batch() {
     <${Field} id="b-user" label="External user id" value=${user} onInput=${(e) => setUser(e.target.value)} />
     <button type="submit">Submit batch</button>
     <${ErrorLine} error=${error} />
-    ${
-      batch &&
-      html`<div role="status" aria-live="polite" class="status" data-batch-id=${batch}>
-        <p>
-          Batch <code>${batch}</code>:
-          <strong data-status=${status?.processing_status ?? 'waiting'}
-            >${status?.processing_status ?? 'waiting for the server'}</strong
-          >
-        </p>
-        ${
-          status &&
-          html`<progress max="100" value=${status.progress.percent} aria-label="Batch progress"></progress>
-            <p>
-              ${status.progress.done} of ${status.progress.total}
-              done${status.failures.length ? `, ${status.failures.length} failed` : ''}
-            </p>`
-        }
-      </div>`
-    }
+    ${batch && html`<${BatchStatus} id=${batch} status=${status} />`}
   </form>`;
+}
+
+function BatchStatus({ id, status }) {
+  const state = status?.processing_status;
+  const failed = status?.failures.length ? `, ${status.failures.length} failed` : '';
+  return html`<div role="status" aria-live="polite" class="status" data-batch-id=${id}>
+    <p>Batch <code>${id}</code>: <strong data-status=${state ?? 'waiting'}>${state ?? 'waiting for the server'}</strong></p>
+    ${status && html`<progress max="100" value=${status.progress.percent} aria-label="Batch progress"></progress>`}
+    ${status && html`<p>${`${status.progress.done} of ${status.progress.total} done${failed}`}</p>`}
+  </div>`;
 }
 
 function Document() {
@@ -134,12 +127,18 @@ function Document() {
     ${
       upload &&
       html`<div role="status" aria-live="polite" class="status">
-        <p>Upload <code>${upload}</code>: <strong>${s?.status ?? 'waiting'}</strong></p>
+        <p>Upload <code>${upload}</code>: <strong data-document-status=${s?.status ?? 'waiting'}>${s?.status ?? 'waiting'}</strong></p>
         ${s?.chunks && html`<p>${s.chunks.stored} of ${s.chunks.total} chunks stored</p>`}
       </div>`
     }
   </form>`;
 }
+
+/** "3 messages; 2 completed, 1 queued" */
+const sessionLine = (st) =>
+  `${st.message_count} messages; ${Object.entries(st.processing)
+    .map(([k, n]) => `${n} ${k}`)
+    .join(', ')}`;
 
 function Session() {
   const [id, setId] = useState('');
@@ -169,12 +168,7 @@ function Session() {
     ${
       v &&
       html`<div role="status" aria-live="polite" class="status">
-        <p>
-          ${v.status.message_count} messages;
-          ${Object.entries(v.status.processing)
-            .map(([k, n]) => `${n} ${k}`)
-            .join(', ')}
-        </p>
+        <p>${sessionLine(v.status)}</p>
         <ol class="messages">
           ${v.history.messages.map((m) => html`<li><strong>${m.role}:</strong> ${m.content}</li>`)}
         </ol>

@@ -148,7 +148,34 @@ for (const [name, open] of Object.entries(stores)) {
           await page.getByRole('button', { name: 'Submit batch' }).click();
           await page.locator('[data-status="completed"]').waitFor({ timeout: 45_000 });
           assert.match((await page.locator('.status').first().textContent())!, /3 of 3 done/);
-          await shot('5-batch');
+
+          // A document uploaded from the console is followed until it completes.
+          await page.getByLabel('File (PDF, Word, HTML, Markdown, text)').setInputFiles({
+            name: 'notes.md',
+            mimeType: 'text/markdown',
+            buffer: Buffer.from('# Field notes\n\nErin counts puffins on Skomer island every May.\n'),
+          });
+          await page.locator('#d-user').fill(USER);
+          await page.getByRole('button', { name: 'Upload' }).click();
+          await page.locator('[data-document-status="completed"]').waitFor({ timeout: 30_000 });
+
+          // A session's messages and their processing, stored through the API and read in the console.
+          for (const [role, text] of [
+            ['user', 'Book me a table in Porto for Friday.'],
+            ['assistant', 'Done: a table for two at 8 pm.'],
+          ]) {
+            const res = await fetch(`${server.url}/v1/messages`, {
+              method: 'POST',
+              headers: { 'X-API-Key': store.key, 'content-type': 'application/json' },
+              body: JSON.stringify({ content: text, role, session_id: 'console-trip', external_user_id: USER }),
+            });
+            assert.ok(res.ok, await res.text());
+          }
+          await page.getByLabel('Session id').fill('console-trip');
+          await page.getByRole('button', { name: 'Show session' }).click();
+          await page.getByText('Book me a table in Porto for Friday.').waitFor();
+          await page.getByText(/^2 messages; /).waitFor();
+          await shot('5-jobs');
 
           // Namespaces and keys: mint a read key for the default namespace; the key works.
           await openView(page, 'Namespaces and keys');
