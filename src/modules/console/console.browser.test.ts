@@ -10,7 +10,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import Fastify from 'fastify';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { createConsoleModule } from './index.ts';
 import { MODELS_CACHE, scenarioStore } from '../../../test/harness.ts';
 import { startServer, type Server } from '../../../test/process.ts';
 import { waitFor } from '../../../test/wait.ts';
@@ -31,6 +33,18 @@ const stores = {
   pglite: async () => pgliteStore(),
   postgres: () => scenarioStore('engram-console-pg-'),
 };
+
+describe('console module', () => {
+  it('without a build, /console says how to build it (503); the OAuth link follows the configuration', async () => {
+    const app = Fastify();
+    await app.register(createConsoleModule({ oauth: true, root: path.join(os.tmpdir(), 'engram-no-console') }).routes);
+    const page = await app.inject({ url: '/console' });
+    assert.equal(page.statusCode, 503);
+    assert.match(page.body, /npm run build/);
+    assert.deepEqual((await app.inject({ url: '/console/settings.json' })).json(), { oauth_login: '/login' });
+    await app.close();
+  });
+});
 
 for (const [name, open] of Object.entries(stores)) {
   describe(`web console (${name})`, () => {
