@@ -16,6 +16,12 @@ const QUERY = `query ConsoleGraph($user: String, $namespace: ID) {
   }
 }`;
 
+/** A ring for a few nodes (labels stay apart), force-directed for more, a grid past what cose lays out fast. */
+function layoutFor(n) {
+  if (n <= 20) return { name: 'circle', padding: 40, radius: Math.max(140, n * 16), animate: false };
+  return n <= 60 ? { name: 'cose', padding: 40, animate: false } : { name: 'grid', padding: 30 };
+}
+
 export function Graph() {
   const [user, setUser] = useState('');
   const [graph, setGraph] = useState(null);
@@ -75,12 +81,7 @@ export function Graph() {
           },
         },
       ],
-      layout:
-        graph.nodes.length > 60
-          ? { name: 'grid', padding: 30 }
-          : // Long edges leave room for their labels.
-            { name: 'cose', animate: false, padding: 40, idealEdgeLength: () => 140, nodeRepulsion: () => 20000 },
-      // A handful of nodes would otherwise be zoomed to fill the box.
+      layout: layoutFor(graph.nodes.length),
       maxZoom: 1.6,
     });
     box.current.dataset.nodes = String(cy.nodes().length);
