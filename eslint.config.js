@@ -3,7 +3,19 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'data/**', 'docs/**', 'migrations/**', '**/*.mjs', 'eslint.config.js'] },
+  {
+    // src/console-ui/ is browser JavaScript bundled by scripts/build.mjs, outside the server's TypeScript project.
+    ignores: [
+      'node_modules/**',
+      'dist/**',
+      'data/**',
+      'docs/**',
+      'migrations/**',
+      '**/*.mjs',
+      'eslint.config.js',
+      'src/console-ui/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

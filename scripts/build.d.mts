@@ -3,3 +3,4 @@ export const ENTRIES: string[];
 export function isStale(): boolean;
 export function buildServer(): number;
 export function ensureBuilt(): number;
+export function buildConsole(): void;

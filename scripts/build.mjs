@@ -6,6 +6,9 @@
  * TypeScript loader and its inline source maps in the main thread and in every worker thread
  * (measured in docs/retrieval.md, "Footprint"), and transpiling at each start.
  *
+ * The web console (src/console-ui/, docs/console.md) is bundled beside it into dist/console/: a
+ * browser bundle of preact, htm and cytoscape with its page and style sheet, nothing fetched.
+ *
  * Plain JS so it runs before anything is compiled. `node scripts/build.mjs [--if-stale]`:
  * with --if-stale it builds only when a file under src/ is newer than the last build.
  */
@@ -26,6 +29,28 @@ export const ENTRIES = [
   'src/platform/models/extractor-thread.worker.ts',
   'src/platform/documents/parse-thread.worker.ts',
 ];
+
+const CONSOLE_SRC = path.join(ROOT, 'src', 'console-ui');
+/** The console's files copied as they are (the bundle is app.js). */
+const CONSOLE_STATIC = ['index.html', 'console.css'];
+
+/** Bundle the web console into dist/console/ (browser code: no npm package left external). */
+export function buildConsole() {
+  const out = path.join(OUT, 'console');
+  buildSync({
+    absWorkingDir: ROOT,
+    entryPoints: [path.join(CONSOLE_SRC, 'main.js')],
+    outfile: path.join(out, 'app.js'),
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2020',
+    minify: true,
+    legalComments: 'linked',
+    logLevel: 'warning',
+  });
+  for (const f of CONSOLE_STATIC) fs.copyFileSync(path.join(CONSOLE_SRC, f), path.join(out, f));
+}
 
 /** Newest modification time under `dir` (ms). */
 function newest(dir) {
@@ -50,7 +75,7 @@ export function isStale() {
   );
 }
 
-/** Build dist/ now (synchronous: ~0.2 s, and callers such as test/process.ts spawn right after). */
+/** Build dist/ now (synchronous: ~0.2 s, ~1 s with the console, and callers such as test/process.ts spawn right after). */
 export function buildServer() {
   const t0 = performance.now();
   // A fresh folder: chunks of an earlier build would otherwise pile up beside the new ones.
@@ -73,6 +98,7 @@ export function buildServer() {
     keepNames: true,
     logLevel: 'warning',
   });
+  buildConsole();
   fs.writeFileSync(STAMP, new Date().toISOString() + '\n');
   return Math.round(performance.now() - t0);
 }
@@ -85,5 +111,5 @@ export function ensureBuilt() {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   if (process.argv.includes('--if-stale') && !isStale()) process.exit(0);
   const ms = buildServer();
-  console.error(`[build] dist/ built in ${ms} ms`);
+  console.error(`[build] dist/ (server and console) built in ${ms} ms`);
 }

@@ -1,10 +1,11 @@
 /**
  * The composition root's outer surface: the modules built on the core services (app.ts) —
- * feedback, telemetry, the AI proxy, GraphQL, OMO and sync. Each reaches the others only through
+ * feedback, telemetry, the AI proxy, GraphQL, OMO and sync, and the web console. Each reaches the others only through
  * the services handed in here.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { createAiProxyModule } from './modules/ai-proxy/index.ts';
+import { createConsoleModule } from './modules/console/index.ts';
 import { graphExport, graphReader } from './modules/graph/index.ts';
 import { createGraphqlModule } from './modules/graphql/index.ts';
 import { createFeedbackModule, feedbackRatedUp, type FeedbackSignal } from './modules/feedback/index.ts';
@@ -72,8 +73,18 @@ export function surfaceFromConfig({ config, db, log }: CoreDeps, parts: SurfaceP
     ratedUp: feedbackRatedUp,
   });
 
+  // The web console: static files calling the API above with the user's key; links to /login when OAuth is on.
+  const consoleUi = createConsoleModule({ oauth: !!config.OAUTH_ISSUER });
+
   return {
-    routes: [feedback.routes, telemetry.routes, ai.routes, graphql.routes, portability.routes] as FastifyPluginAsync[],
+    routes: [
+      feedback.routes,
+      telemetry.routes,
+      ai.routes,
+      graphql.routes,
+      portability.routes,
+      consoleUi.routes,
+    ] as FastifyPluginAsync[],
     /** End what holds resources: the AI proxy's upstream connections (the app ends the feedback signal). */
     close: () => ai.close(),
   };
