@@ -17,9 +17,10 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, 'dist');
 const STAMP = path.join(OUT, '.built');
-/** Everything that runs as its own module: the server and each worker thread's entry. */
+/** Everything that runs as its own module: the server, the CLI (dist/cli.js: bin/engram.mjs) and each worker thread's entry. */
 export const ENTRIES = [
   'src/main.ts',
+  { in: 'src/cli/main.ts', out: 'cli' },
   'src/platform/db/pglite-thread.worker.ts',
   'src/platform/models/embedder-thread.worker.ts',
   'src/platform/models/extractor-thread.worker.ts',
