@@ -7,7 +7,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startApp, testStores, type TestApp } from '../../test/harness.ts';
+import { buildWorker } from '../app.ts';
+import type { Worker } from '../platform/jobs/index.ts';
+import { createLogger } from '../platform/log.ts';
+import { startApp, testConfig, testStores, type TestApp } from '../../test/harness.ts';
 import { freePort } from '../../test/process.ts';
 import { ROOT, runCli } from '../../test/cli-run.ts';
 
@@ -25,6 +28,8 @@ for (const store of testStores) {
   describe(`engram CLI (${store.name})`, () => {
     let t: TestApp;
     let env: Record<string, string>;
+    let worker: Worker | undefined;
+    const appEnv = { WORKER_POLL_MS: '50', OCR: 'off' };
     /** Every memory of an external user, through the listing. */
     const memoriesOf = async (user: string): Promise<Listed[]> => {
       const res = await fetch(`${env.ENGRAM_URL}/v1/memory?external_user_id=${user}&limit=200`, {
@@ -34,10 +39,13 @@ for (const store of testStores) {
     };
 
     before(async () => {
-      t = await startApp(store);
+      t = await startApp(store, { env: appEnv });
       env = { ENGRAM_URL: await t.app.listen({ port: 0, host: '127.0.0.1' }), ENGRAM_API_KEY: t.key };
     });
-    after(() => t.close());
+    after(async () => {
+      await worker?.stop();
+      await t.close();
+    });
 
     it('add, get, search and delete one memory; --json prints documents', async () => {
       const add = await runCli(
@@ -190,6 +198,35 @@ for (const store of testStores) {
         .split('\n')
         .map((l) => JSON.parse(l) as Listed);
       assert.deepEqual(lines.map((l) => l.id).sort(), alex.map((m) => m.id).sort());
+
+      // The OMO round trip: exported objects imported again are recognised by id and skipped.
+      const omoFile = path.join(tmp, `${store.name}-alex.omo.jsonl`);
+      const omo = await runCli(['export', '--user', 'alex', '--omo', '-o', omoFile], env);
+      assert.equal(omo.code, 0, omo.stderr);
+      assert.equal(fs.readFileSync(omoFile, 'utf8').trim().split('\n').length, 2);
+      const back = await runCli(['--json', 'import', omoFile, '--format', 'omo'], env);
+      assert.equal(back.code, 0, back.stderr);
+      const b = JSON.parse(back.stdout) as { imported: number; skipped: number };
+      assert.deepEqual([b.imported, b.skipped], [0, 2]);
+      assert.equal((await memoriesOf('alex')).length, 2);
+    });
+
+    it('documents upload --wait: the file is processed into memories', async () => {
+      const file = path.join(tmp, `${store.name}-doc.md`);
+      // Documents are processed by the worker role's jobs.
+      worker = buildWorker({ config: testConfig(appEnv), db: t.db, log: createLogger('silent') });
+      await worker.start();
+      fs.writeFileSync(file, '# Ivo\n\nIvo restores old sailing boats in Porto.\n');
+      const r = await runCli(
+        ['--json', 'documents', 'upload', file, '--user', 'ivo', '--wait', '--timeout', '120'],
+        env,
+      );
+      assert.equal(r.code, 0, r.stderr);
+      const out = JSON.parse(r.stdout) as { documents: { upload_id: string; status: string }[] };
+      assert.equal(out.documents[0].status, 'completed');
+      const st = await runCli(['--json', 'status', '--document', out.documents[0].upload_id], env);
+      assert.equal((JSON.parse(st.stdout) as { status: string }).status, 'completed');
+      assert.ok((await memoriesOf('ivo')).some((m) => m.content.includes('sailing boats')));
     });
   });
 }
