@@ -29,7 +29,8 @@ for (const store of testStores) {
     let t: TestApp;
     let env: Record<string, string>;
     let worker: Worker | undefined;
-    const appEnv = { WORKER_POLL_MS: '50', OCR: 'off' };
+    const adminKey = 'admin-key-for-the-cli-test-0123456789';
+    const appEnv = { WORKER_POLL_MS: '50', OCR: 'off', ADMIN_API_KEY: adminKey };
     /** Every memory of an external user, through the listing. */
     const memoriesOf = async (user: string): Promise<Listed[]> => {
       const res = await fetch(`${env.ENGRAM_URL}/v1/memory?external_user_id=${user}&limit=200`, {
@@ -97,6 +98,38 @@ for (const store of testStores) {
       const s = JSON.parse(status.stdout) as { health: { status: string }; ready: { store: { kind: string } } };
       assert.equal(s.health.status, 'ok');
       assert.equal(s.ready.store.kind, store.name);
+    });
+
+    it('namespaces, keys and org: create, list, revoke', async () => {
+      const name = `cli-${store.name}`;
+      const ns = await runCli(['--json', 'namespaces', 'create', name], env);
+      assert.equal(ns.code, 0, ns.stderr);
+      const nsId = String((JSON.parse(ns.stdout) as { objectId: string }).objectId);
+      const list = await runCli(['--json', 'namespaces', 'list'], env);
+      assert.ok((JSON.parse(list.stdout) as { name: string }[]).some((n) => n.name === name));
+
+      const key = await runCli(['--json', 'keys', 'create', nsId, '--name', 'ci', '--permissions', 'read'], env);
+      assert.equal(key.code, 0, key.stderr);
+      const k = JSON.parse(key.stdout) as { objectId: string; key: string; permissions: string[] };
+      assert.deepEqual(k.permissions, ['read']);
+      // The new key works as the CLI's credential, then stops working once revoked.
+      const asKey = { ...env, ENGRAM_API_KEY: k.key };
+      assert.equal((await runCli(['search', 'anything'], asKey)).code, 0);
+      const revoke = await runCli(['keys', 'revoke', nsId, k.objectId], env);
+      assert.equal(revoke.code, 0, revoke.stderr);
+      assert.equal((await runCli(['search', 'anything'], asKey)).code, 1);
+      const keys = JSON.parse((await runCli(['--json', 'keys', 'list', nsId], env)).stdout) as { is_active: boolean }[];
+      assert.deepEqual(
+        keys.map((x) => x.is_active),
+        [false],
+      );
+
+      const noAdmin = await runCli(['org', 'list'], env);
+      assert.equal(noAdmin.code, 1);
+      assert.match(noAdmin.stderr, /--admin-key or ENGRAM_ADMIN_KEY/);
+      const orgs = await runCli(['--json', 'org', 'list'], { ...env, ENGRAM_ADMIN_KEY: adminKey });
+      assert.equal(orgs.code, 0, orgs.stderr);
+      assert.ok((JSON.parse(orgs.stdout) as { organization_id: string }[]).some((o) => o.organization_id === t.orgId));
     });
 
     it('imports JSONL, and exits 4 when an item is refused', async () => {
