@@ -1,5 +1,5 @@
 // Types of build.mjs (plain JS so that `npm start` runs without a TypeScript loader).
-export const ENTRIES: string[];
+export const ENTRIES: (string | { in: string; out: string })[];
 export function isStale(): boolean;
 export function buildServer(): number;
 export function ensureBuilt(): number;

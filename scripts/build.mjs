@@ -20,9 +20,13 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, 'dist');
 const STAMP = path.join(OUT, '.built');
-/** Everything that runs as its own module: the server, the MCP stdio bridge and each worker thread's entry. */
+/**
+ * Everything that runs as its own module: the server, the CLI (dist/cli.js: bin/engram.mjs), the
+ * MCP stdio bridge (dist/mcp-main.js: bin/engram-mcp.mjs) and each worker thread's entry.
+ */
 export const ENTRIES = [
   'src/main.ts',
+  { in: 'src/cli/main.ts', out: 'cli' },
   'src/cli/mcp-main.ts',
   'src/platform/db/pglite-thread.worker.ts',
   'src/platform/models/embedder-thread.worker.ts',
