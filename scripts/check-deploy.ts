@@ -119,7 +119,14 @@ export function checkCompose(text: string): string[] {
 function fileExists(root: string, file: string): boolean {
   if (fs.existsSync(path.resolve(root, file))) return true;
   const out = /^(?:\.\/)?dist\/([^/]+)\.js$/.exec(file);
-  return Boolean(out && ENTRIES.some((e) => path.basename(e, '.ts') === out[1] && fs.existsSync(path.join(root, e))));
+  return Boolean(
+    out &&
+    ENTRIES.some((e) => {
+      // An entry is a path (output named after it) or {in, out} (output named `out`).
+      const [src, name] = typeof e === 'string' ? [e, path.basename(e, '.ts')] : [e.in, e.out];
+      return name === out[1] && fs.existsSync(path.join(root, src));
+    }),
+  );
 }
 
 interface PackageJson {
