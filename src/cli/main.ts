@@ -13,7 +13,7 @@ import { registerImportCommand } from './commands/import.ts';
 import { registerMemoryCommands } from './commands/memory.ts';
 import { registerServeCommand } from './commands/serve.ts';
 import { registerStatusCommand } from './commands/status.ts';
-import { EXIT, failure } from './context.ts';
+import { EXIT, failure, targetOf } from './context.ts';
 
 export function buildProgram(): Command {
   const program = new Command('engram')
@@ -32,10 +32,13 @@ export function buildProgram(): Command {
   registerDocumentCommands(program);
   registerAdminCommands(program);
   registerStatusCommand(program);
-  // ── engram mcp ─────────────────────────────────────────────────────────────────────────────
-  // Place for `engram mcp` (the lead adds it): an MCP server on stdio bridging to the target,
-  //   program.command('mcp').action(async (_o, cmd) => (await import('./mcp-stdio.ts')).runMcpStdio(targetOf(cmd)));
-  // ───────────────────────────────────────────────────────────────────────────────────────────
+  program
+    .command('mcp')
+    .description('run an MCP server on stdio for desktop clients, bridging to the server (docs/mcp.md)')
+    .action(async (_o: unknown, cmd: Command) => {
+      // Loaded here: the MCP SDK is not needed by any other command.
+      await (await import('./mcp-stdio.ts')).runMcpStdio(targetOf(cmd));
+    });
   for (const c of program.commands) c.exitOverride();
   program.hook('preAction', (_p, action) => {
     // `serve` hands signals to the server's own shutdown; everything else stops at once (the

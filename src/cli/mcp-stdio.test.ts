@@ -26,11 +26,11 @@ for (const store of testStores) {
     const clients: Client[] = [];
 
     /** The stdio bridge as an agent starts it: a child process, the SDK's own client on its stdin/stdout. */
-    async function spawnBridge(env: Record<string, string>): Promise<Client> {
+    async function spawnBridge(env: Record<string, string>, entry = ['src/cli/mcp-main.ts']): Promise<Client> {
       const client = new Client({ name: 'engram-test', version: '1.0.0' });
       const transport = new StdioClientTransport({
         command: process.execPath,
-        args: ['--import', 'tsx', 'src/cli/mcp-main.ts'],
+        args: ['--import', 'tsx', ...entry],
         cwd: ROOT,
         env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
         stderr: 'pipe',
@@ -55,6 +55,19 @@ for (const store of testStores) {
       await worker.stop();
       await t.close();
       fs.rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('`engram mcp` is the same bridge, its target from the CLI flags', async () => {
+      const c = await spawnBridge({}, ['src/cli/main.ts', '--url', baseUrl, '--api-key', t.key, 'mcp']);
+      const added = await call(c, 'add_memory', {
+        content: 'The spare key is under the red flowerpot.',
+        external_user_id: 'ines',
+      });
+      assert.equal(added.isError, undefined, text(added));
+      const got = await call(c, 'get_memory', {
+        memory_id: (added.structuredContent as { data: { memoryId: string }[] }).data[0].memoryId,
+      });
+      assert.match(text(got), /red flowerpot/);
     });
 
     it('adds and finds a memory, and uploads a local Markdown file that becomes searchable', async () => {
