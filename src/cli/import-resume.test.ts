@@ -22,7 +22,9 @@ describe('engram import: killed and resumed (postgres)', () => {
 
   before(async () => {
     scenario = await scenarioStore('engram-cli-resume-');
-    server = await startServer({ ...scenario.env, LOG_LEVEL: 'warn' });
+    // The API role only: an import is done when the server has accepted and stored every item;
+    // processing (embedding for search, the graph) is the worker's, later, and not what is tested.
+    server = await startServer({ ...scenario.env, LOG_LEVEL: 'warn', ROLES: 'api' });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'engram-import-'));
   });
   after(async () => {
