@@ -285,6 +285,15 @@ for (const store of testStores) {
       );
       const [mid] = await sessionNeighbours(t.db, tl3, [chunks('Chunk 1.')]);
       assert.deepEqual([mid.prev_id, mid.next_id], [chunks('Chunk 0.'), chunks('Chunk 2.')]);
+      // …within a section: a heading is where a document changes subject.
+      const sections = await batch(
+        [['Intro'], ['Methods'], ['Methods']].map((section_path, i) => ({
+          content: `Part ${i}.`,
+          metadata: { customMetadata: {}, chunk_index: i, section_path },
+        })),
+      );
+      const [first] = await sessionNeighbours(t.db, tl3, [sections('Part 1.')]);
+      assert.deepEqual([first.prev_id, first.next_id], [null, sections('Part 2.')]);
     });
 
     it('user_id (deprecated, internal) wins over external_user_id', async () => {
