@@ -50,10 +50,10 @@ export function SignIn({ onSignedIn, error: earlier }) {
     ${
       oauth &&
       html`<section class="oauth" aria-labelledby="oauth-title">
-      <h2 id="oauth-title">Or</h2>
+      <h2 id="oauth-title">Or with your organization's login</h2>
       <button type="button" onClick=${() => startLogin(oauth)}>Sign in with the identity provider</button>
       <p class="muted">
-        Your organization's login (OAuth); the console keeps the access token in this tab only and sends it as
+        OAuth through this server; the console keeps the access token in this tab only and sends it as
         Authorization: Bearer.
       </p>
     </section>`
