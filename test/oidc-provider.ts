@@ -32,7 +32,8 @@ export interface TestProvider {
 
 /**
  * A real OpenID Connect provider (`oidc-provider`) on loopback, with PKCE required, the
- * clients given, and interactions answered programmatically instead of by HTML forms.
+ * clients given, and interactions answered programmatically (`authorize`), or, for a real
+ * browser, by a plain HTML login form.
  */
 export async function startTestProvider(opts: {
   callbackUrl: string;
@@ -78,7 +79,8 @@ export async function startTestProvider(opts: {
     if (!m) return callback(req, res);
     void (async () => {
       const details = await provider.interactionDetails(req, res);
-      const who = pending.get('next')!;
+      const who = pending.get('next') ?? (await loginForm(req, res, details.prompt.name));
+      if (!who) return; // the form was shown; its POST comes back here
       if (who.deny) {
         return provider.interactionFinished(
           req,
@@ -106,6 +108,27 @@ export async function startTestProvider(opts: {
       res.end(String(err));
     });
   };
+
+  /**
+   * A browser (no `authorize` call named the person): the login prompt is an HTML form asking
+   * for the account, posted back to the same address; consent is then granted without a page.
+   */
+  async function loginForm(req: http.IncomingMessage, res: http.ServerResponse, prompt: string) {
+    if (prompt !== 'login') return { sub: '', deny: false };
+    if (req.method === 'POST') {
+      let body = '';
+      for await (const chunk of req) body += chunk;
+      const sub = new URLSearchParams(body).get('username') ?? '';
+      if (accounts.has(sub)) return { sub, deny: false };
+    }
+    res.setHeader('content-type', 'text/html; charset=utf-8');
+    res.end(
+      `<!doctype html><title>Test identity provider</title><form method="post" action="${req.url}">` +
+        '<label for="username">Username</label><input id="username" name="username" autocomplete="username">' +
+        '<button type="submit">Log in</button></form>',
+    );
+    return undefined;
+  }
 
   return {
     issuer,

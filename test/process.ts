@@ -57,7 +57,8 @@ export function freePort(): Promise<number> {
  * takes longer than `timeoutMs`.
  */
 export async function startServer(env: Record<string, string>, timeoutMs = 90_000): Promise<Server> {
-  const port = await freePort();
+  // A caller may fix the port (its URL must be known first, e.g. as an OAuth callback).
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const r = runMain({ ...env, PORT: String(port) });
   const url = `http://127.0.0.1:${port}`;
   let exitCode: number | null | undefined;

@@ -1,12 +1,14 @@
 /**
- * The web console (docs/console.md): sign in with an API key, then browse memories, try
- * searches, look at the graph, follow batches, documents and sessions, and manage namespaces
- * and keys — every call through the public HTTP API with that key.
+ * The web console (docs/console.md): sign in with an API key or through the server's OAuth
+ * login, then browse memories, try searches, look at the graph, follow batches, documents and
+ * sessions, and manage namespaces and keys — every call through the public HTTP API with that
+ * key or access token.
  */
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, session } from './api.js';
 import { html } from './html.js';
+import { finishLogin, logout } from './oauth.js';
 import { SignIn } from './views/signin.js';
 import { Memories } from './views/memories.js';
 import { Search } from './views/search.js';
@@ -27,7 +29,8 @@ const fromHash = () => VIEWS.find((v) => `#${v.id}` === location.hash) ?? VIEWS[
 
 function App() {
   const [me, setMe] = useState(null);
-  const [checking, setChecking] = useState(!!session.key());
+  const [checking, setChecking] = useState(true);
+  const [loginError, setLoginError] = useState(null);
   const [view, setView] = useState(fromHash());
 
   useEffect(() => {
@@ -35,20 +38,31 @@ function App() {
     addEventListener('hashchange', onHash);
     return () => removeEventListener('hashchange', onHash);
   }, []);
-  // A key kept from earlier in this tab: check it is still good before showing anything.
+  // Back from the OAuth login (?code&state), or a credential kept from earlier in this tab:
+  // check it is good (GET /me) before showing anything.
   useEffect(() => {
-    if (!session.key()) return;
-    api('GET', '/me')
-      .then(setMe, () => session.signOut())
+    finishLogin()
+      .catch((err) => {
+        session.signOut();
+        setLoginError(err);
+      })
+      .then(() => (session.signedIn() ? api('GET', '/me').then(setMe) : null))
+      .catch((err) => {
+        session.signOut();
+        setLoginError(err);
+      })
       .finally(() => setChecking(false));
   }, []);
 
-  if (checking) return html`<p class="muted">Checking your key…</p>`;
-  if (!me) return html`<${SignIn} onSignedIn=${setMe} />`;
-  const signOut = () => {
+  if (checking) return html`<p class="muted">Checking your sign-in…</p>`;
+  if (!me) return html`<${SignIn} onSignedIn=${setMe} error=${loginError} />`;
+  const signOut = async () => {
+    await logout();
     session.signOut();
+    setLoginError(null);
     setMe(null);
   };
+  const who = me.displayName || me.email || me.user_id;
   const { View } = view;
   return html`<header class="top">
       <h1>Engram console</h1>
@@ -60,6 +74,9 @@ function App() {
             >`,
         )}
       </nav>
+      <p class="who" data-signed-in=${session.token() ? 'oauth' : 'api-key'}>
+        Signed in as <strong>${who}</strong>${session.token() ? ' (identity provider)' : ' (API key)'}
+      </p>
       <button type="button" onClick=${signOut}>Sign out</button>
     </header>
     <main id="main" tabindex="-1"><${View} me=${me} /></main>`;

@@ -2,10 +2,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, session } from '../api.js';
 import { ErrorLine, Field, html } from '../html.js';
+import { startLogin } from '../oauth.js';
 
-export function SignIn({ onSignedIn }) {
+/** `error`: why the last sign-in (an OAuth login coming back, a kept credential) failed. */
+export function SignIn({ onSignedIn, error: earlier }) {
   const [key, setKey] = useState('');
-  const [error, setError] = useState(null);
+  const [error, setError] = useState(earlier ?? null);
   const [oauth, setOauth] = useState(null);
 
   useEffect(() => {
@@ -45,6 +47,16 @@ export function SignIn({ onSignedIn }) {
       <button type="submit">Sign in</button>
       <${ErrorLine} error=${error} />
     </form>
-    ${oauth && html`<p><a href=${oauth}>Sign in with your organization's login (OAuth)</a></p>`}
+    ${
+      oauth &&
+      html`<section class="oauth" aria-labelledby="oauth-title">
+      <h2 id="oauth-title">Or with your organization's login</h2>
+      <button type="button" onClick=${() => startLogin(oauth)}>Sign in with the identity provider</button>
+      <p class="muted">
+        OAuth through this server; the console keeps the access token in this tab only and sends it as
+        Authorization: Bearer.
+      </p>
+    </section>`
+    }
   </main>`;
 }
