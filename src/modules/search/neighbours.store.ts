@@ -1,6 +1,6 @@
 /**
  * Threads of search's conversation context (docs/retrieval.md, "Conversation context"): which
- * memory comes before and after a candidate in its session, its document, or its user's timeline.
+ * memory comes before and after a candidate in its session or its user's timeline.
  */
 import type { Queryable } from '../../platform/db/index.ts';
 import type { SearchScope } from './search.store.ts';
@@ -21,7 +21,7 @@ export const TIMELINE_GAP = '30 minutes';
 
 /** SQL: memory `x` is in a session (its thread is the session's). */
 const inSession = (x: string) => `(${x}.metadata ? 'sessionId' AND ${x}.occurred_at IS NOT NULL)`;
-/** SQL: memory `x` is a chunk of an uploaded document (its thread is the document, in chunk order). */
+/** SQL: memory `x` is a chunk of an uploaded document (it has no thread: see sessionNeighbours). */
 const docChunk = (x: string) => `(${x}.batch_id IS NOT NULL AND ${x}.metadata->>'chunk_index' ~ '^[0-9]{1,9}$')`;
 /**
  * SQL: memory `x` is on its user's timeline: no session, and written on its own (POST /v1/memory)
@@ -35,9 +35,11 @@ const onTimeline = (x: string) =>
  * The previous and next memory of each candidate's thread, within the scope's organization and
  * namespace and the candidate's own user (docs/retrieval.md, "Conversation context"):
  * - a memory with `metadata.sessionId` and a time: its session's, ordered by `occurred_at`;
- * - a document's chunk: the chunks before and after it in its section (a heading is where a
- *   document changes subject: SciFact abstracts uploaded as documents, one heading each, lost
- *   0.03–0.04 nDCG@10 to their neighbours' loans when the whole document was one thread);
+ * - a document's chunk: none. The chunker already keeps a section's text together, and a loan
+ *   from a chunk lifts its sibling into the results beside it, a second hit on the same source
+ *   in place of another source (SciFact abstracts uploaded as documents, bench:documents:
+ *   nDCG@10 0.016–0.040 below the same abstracts as memories with chunk threads, whole
+ *   document or per section; 0.003 below without);
  * - a memory on the user's timeline (see onTimeline): the timeline's, ordered by its time
  *   (`metadata.createdAt`, else when stored) and id, at most TIMELINE_GAP apart — memories added
  *   one by one as a conversation happens are a thread without the client naming a session.
@@ -58,12 +60,6 @@ export async function sessionNeighbours(db: Queryable, scope: SearchScope, ids: 
         AND m.metadata->>'sessionId' = c.metadata->>'sessionId'
         AND (m.occurred_at, m.id) ${cmp} (c.occurred_at, c.id)
       ORDER BY m.occurred_at ${dir}, m.id ${dir} LIMIT 1) ${alias(cmp)} ON true`;
-  const chunk = (cmp: '<' | '>') => `LEFT JOIN LATERAL (
-      SELECT m.id FROM memories m
-      WHERE m.organization_id = c.organization_id AND m.user_id = c.user_id AND m.batch_id = c.batch_id
-        AND m.metadata->>'chunk_index' = ((c.metadata->>'chunk_index')::int ${cmp === '<' ? '-' : '+'} 1)::text
-        AND m.metadata->'section_path' IS NOT DISTINCT FROM c.metadata->'section_path'
-      LIMIT 1) ${alias(cmp)} ON true`;
   const t = (x: string) => `coalesce(${x}.occurred_at, ${x}.created_at)`;
   const timeline = (cmp: '<' | '>', dir: 'DESC' | 'ASC') => `LEFT JOIN LATERAL (
       SELECT m.id FROM memories m
@@ -78,7 +74,6 @@ export async function sessionNeighbours(db: Queryable, scope: SearchScope, ids: 
   return db.query(
     [
       branch(`${session('<', 'DESC')} ${session('>', 'ASC')}`, inSession('c')),
-      branch(`${chunk('<')} ${chunk('>')}`, docChunk('c')),
       branch(`${timeline('<', 'DESC')} ${timeline('>', 'ASC')}`, onTimeline('c')),
     ].join(' UNION ALL '),
     params,

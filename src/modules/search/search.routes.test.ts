@@ -263,8 +263,8 @@ for (const store of testStores) {
       assert.equal(tl2.find((n) => n.id === ids.tl2[1])?.prev_id, null);
       // Another user's memories are never neighbours.
       assert.deepEqual(await sessionNeighbours(t.db, scope(await user('tl')), ids.tl2), []);
-      // A batch of undated items is an import: none is another's neighbour. A document's chunks
-      // (a batch whose items carry chunk_index) are a thread in chunk order, whatever order they came in.
+      // A batch of undated items is an import: none is another's neighbour; nor are a document's
+      // chunks (a batch whose items carry chunk_index).
       const batch = async (memories: Record<string, unknown>[]) => {
         const res = await post(t, '/v1/memory/batch', { external_user_id: 'tl3', memories });
         assert.ok(res.statusCode < 300, res.body);
@@ -283,17 +283,8 @@ for (const store of testStores) {
         await sessionNeighbours(t.db, tl3, [imported('Corpus item A.'), imported('Corpus item B.')]),
         [],
       );
-      const [mid] = await sessionNeighbours(t.db, tl3, [chunks('Chunk 1.')]);
-      assert.deepEqual([mid.prev_id, mid.next_id], [chunks('Chunk 0.'), chunks('Chunk 2.')]);
-      // …within a section: a heading is where a document changes subject.
-      const sections = await batch(
-        [['Intro'], ['Methods'], ['Methods']].map((section_path, i) => ({
-          content: `Part ${i}.`,
-          metadata: { customMetadata: {}, chunk_index: i, section_path },
-        })),
-      );
-      const [first] = await sessionNeighbours(t.db, tl3, [sections('Part 1.')]);
-      assert.deepEqual([first.prev_id, first.next_id], [null, sections('Part 2.')]);
+      // A document's chunks have no thread: a loan would lift a chunk's sibling beside it.
+      assert.deepEqual(await sessionNeighbours(t.db, tl3, [chunks('Chunk 1.')]), []);
     });
 
     it('user_id (deprecated, internal) wins over external_user_id', async () => {
