@@ -56,6 +56,17 @@ export function buildConsole() {
   for (const f of CONSOLE_STATIC) fs.copyFileSync(path.join(CONSOLE_SRC, f), path.join(out, f));
 }
 
+/** How the entries are bundled (also what scripts/check-deploy.ts reads the imports of). */
+export const SERVER_BUILD = {
+  entryPoints: ENTRIES,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+};
+
 /** Newest modification time under `dir` (ms). */
 function newest(dir) {
   let t = 0;
@@ -85,19 +96,13 @@ export function buildServer() {
   // A fresh folder: chunks of an earlier build would otherwise pile up beside the new ones.
   fs.rmSync(OUT, { recursive: true, force: true });
   buildSync({
+    ...SERVER_BUILD,
     absWorkingDir: ROOT,
-    entryPoints: ENTRIES,
     outdir: OUT,
     // Flat: every output file sits directly in dist/, so paths relative to import.meta.url
     // (siblingEntry, root.ts) mean the same from any chunk.
     entryNames: '[name]',
     chunkNames: 'chunk-[hash]',
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    packages: 'external',
     // Readable stack traces without source maps (loading maps costs memory at every start).
     keepNames: true,
     logLevel: 'warning',

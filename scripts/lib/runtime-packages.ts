@@ -8,7 +8,7 @@ import { buildSync } from 'esbuild';
 import { builtinModules } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { ENTRIES } from '../build.mjs';
+import { SERVER_BUILD } from '../build.mjs';
 
 /** `@scope/name/sub` → `@scope/name`, `name/sub` → `name`. */
 const packageName = (spec: string) =>
@@ -19,17 +19,11 @@ const packageName = (spec: string) =>
 
 export function serverPackages(root: string): string[] {
   const result = buildSync({
+    ...SERVER_BUILD,
     absWorkingDir: root,
-    entryPoints: ENTRIES,
     outdir: path.join(os.tmpdir(), 'engram-check-deploy'), // nothing is written (write: false)
     write: false,
     metafile: true,
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    packages: 'external',
     logLevel: 'error',
   });
   const names = new Set<string>();
