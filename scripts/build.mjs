@@ -67,11 +67,14 @@ export const SERVER_BUILD = {
   packages: 'external',
 };
 
-/** Newest modification time under `dir` (ms). */
+/** Newest modification time under `dir` (ms), test files aside. */
 function newest(dir) {
   let t = 0;
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, e.name);
+    // Test files are not in the build: editing one while servers run from dist/ must not
+    // rebuild it from under them (a rebuild empties the folder first).
+    if (!e.isDirectory() && e.name.endsWith('.test.ts')) continue;
     t = Math.max(t, e.isDirectory() ? newest(p) : fs.statSync(p).mtimeMs);
   }
   return t;

@@ -224,8 +224,10 @@ for (const store of testStores) {
         relationships { type memoryId source { name label } target { name label } } } }`;
       const graph = await waitFor(
         async () => {
+          // Nodes and relationships resolve in statements of their own: while the worker is
+          // writing, one answer can hold the relationship and not yet the nodes' links.
           const g = (await gql(q)).data.graph;
-          return g.relationships.length > 0 && g;
+          return g.relationships.length > 0 && g.nodes.length >= 2 && g;
         },
         { timeoutMs: 60_000 },
       );
