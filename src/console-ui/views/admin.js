@@ -1,7 +1,7 @@
 /** Namespaces (list, create, delete) and each namespace's API keys (list, mint, revoke). */
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
-import { ErrorLine, Field, html } from '../html.js';
+import { ErrorLine, Field, html, useAction } from '../html.js';
 
 const PERMISSIONS = ['read', 'write', 'delete'];
 
@@ -9,16 +9,7 @@ export function Admin() {
   const [list, setList] = useState([]);
   const [name, setName] = useState('');
   const [selected, setSelected] = useState(null);
-  const [error, setError] = useState(null);
-  const guard = (fn) => async (e) => {
-    e?.preventDefault();
-    setError(null);
-    try {
-      await fn();
-    } catch (err) {
-      setError(err);
-    }
-  };
+  const [error, guard] = useAction();
   const load = guard(async () => setList((await api('GET', '/v1/namespace', { query: { limit: 100 } })).data));
   useEffect(() => void load(), []);
   const create = guard(async () => {
@@ -82,16 +73,7 @@ function Keys({ ns }) {
   const [keys, setKeys] = useState([]);
   const [form, setForm] = useState({ name: '', permissions: ['read'] });
   const [minted, setMinted] = useState(null);
-  const [error, setError] = useState(null);
-  const run = (fn) => async (e) => {
-    e?.preventDefault();
-    setError(null);
-    try {
-      await fn();
-    } catch (err) {
-      setError(err);
-    }
-  };
+  const [error, run] = useAction();
   const load = run(async () => setKeys((await api('GET', base)).data));
   useEffect(() => void load(), [base]);
   const mint = run(async () => {
