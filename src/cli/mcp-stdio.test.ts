@@ -7,15 +7,16 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { buildWorker } from '../app.ts';
 import type { Worker } from '../platform/jobs/index.ts';
 import { createLogger } from '../platform/log.ts';
 import { startApp, testConfig, testStores, type TestApp } from '../../test/harness.ts';
 import { waitFor } from '../../test/wait.ts';
+import { callTool, textOf } from '../../test/mcp-client.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const text = (r: CallToolResult) => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+const text = textOf;
+const call = callTool;
 
 for (const store of testStores) {
   describe(`mcp over stdio [${store.name}]`, () => {
@@ -39,8 +40,6 @@ for (const store of testStores) {
       clients.push(client);
       return client;
     }
-    const call = async (c: Client, name: string, args: Record<string, unknown>) =>
-      (await c.callTool({ name, arguments: args })) as CallToolResult;
 
     before(async () => {
       t = await startApp(store);

@@ -2,12 +2,12 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { testStores } from '../../../test/harness.ts';
 import { startOAuthRig, type OAuthRig } from '../../../test/oauth-kit.ts';
+import { callTool, connectHttp, textOf } from '../../../test/mcp-client.ts';
 
-const text = (r: CallToolResult) => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+const text = textOf;
+const call = callTool;
 
 /** /mcp with OAuth access tokens (Authorization: Bearer) from a real OpenID provider on loopback. */
 for (const store of testStores) {
@@ -15,15 +15,7 @@ for (const store of testStores) {
     let rig: OAuthRig;
     let url: URL;
     const clients: Client[] = [];
-    const connect = async (token: string) => {
-      const client = new Client({ name: 'engram-test', version: '1.0.0' });
-      const headers = { authorization: `Bearer ${token}` };
-      await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
-      clients.push(client);
-      return client;
-    };
-    const call = async (c: Client, name: string, args: Record<string, unknown>) =>
-      (await c.callTool({ name, arguments: args })) as CallToolResult;
+    const connect = (token: string) => connectHttp(url, { authorization: `Bearer ${token}` }, clients);
 
     before(async () => {
       rig = await startOAuthRig(store);

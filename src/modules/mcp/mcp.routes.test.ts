@@ -2,16 +2,16 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { buildWorker } from '../../app.ts';
 import type { Worker } from '../../platform/jobs/index.ts';
 import { createLogger } from '../../platform/log.ts';
 import { startApp, testConfig, testStores, type TestApp } from '../../../test/harness.ts';
 import { makeOrg, makeSession } from '../../../test/factories.ts';
 import { waitFor } from '../../../test/wait.ts';
+import { callTool, connectHttp, textOf } from '../../../test/mcp-client.ts';
 
-const text = (r: CallToolResult) => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+const text = textOf;
+const call = callTool;
 
 for (const store of testStores) {
   describe(`mcp over streamable HTTP [${store.name}]`, () => {
@@ -21,14 +21,7 @@ for (const store of testStores) {
     const clients: Client[] = [];
 
     /** An MCP client of /mcp with these headers (the SDK's own client and transport). */
-    async function connect(headers: Record<string, string>): Promise<Client> {
-      const client = new Client({ name: 'engram-test', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
-      clients.push(client);
-      return client;
-    }
-    const call = async (c: Client, name: string, args: Record<string, unknown>) =>
-      (await c.callTool({ name, arguments: args })) as CallToolResult;
+    const connect = (headers: Record<string, string>) => connectHttp(url, headers, clients);
 
     before(async () => {
       t = await startApp(store);
