@@ -86,6 +86,7 @@ async function openStore(store: Store): Promise<BenchStore> {
   const dir = KEEP_DIR ? path.join(KEEP_DIR, store) : tmpDir();
   const dataDir = path.join(dir, 'data');
   const markerFile = path.join(dir, 'bench.json');
+  fs.mkdirSync(dir, { recursive: true }); // a PostgreSQL store keeps only its marker here
   const marker = KEEP_DIR && fs.existsSync(markerFile) ? JSON.parse(fs.readFileSync(markerFile, 'utf8')) : null;
   // An interrupted ingest (pending) left an unknown number of memories behind: start over.
   const reuse = marker?.corpus === CORPUS_ID && marker.users === USERS && marker.pending === undefined;

@@ -12,7 +12,11 @@
  *
  * Env: STARTUP_RUNS (warm starts per command, default 5), STARTUP_ROOTS (checkouts to start,
  * comma-separated, default this one: name two to compare them, started in turns),
- * STARTUP_COMMANDS (npm,node,tsx: `npm start`, `node dist/main.js`, `node --import tsx src/main.ts`).
+ * STARTUP_COMMANDS (npm,node,tsx: `npm start`, `node dist/main.js`, `node --import tsx src/main.ts`;
+ * `image`: `node dist/main.js` with the environment the container image adds, GLIBC_TUNABLES).
+ * "wrap MB" is the RSS of the processes that started the server and wait for it (npm, sh, and on
+ * Linux the launcher of scripts/launch.mjs); "PSS" counts pages shared between processes (the node
+ * binary, libraries) once, split between them: what the server and its wrappers cost together.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -20,6 +24,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MALLOC_ENV } from '../scripts/launch.mjs';
 import { freePort } from '../test/process.ts';
 import { median } from './stats.ts';
 
@@ -32,11 +37,15 @@ const COMMANDS = (process.env.STARTUP_COMMANDS || 'npm,node,tsx').split(',');
 const COMMAND_LINES: Record<string, [string, string[]]> = {
   npm: ['npm', ['start', '--silent']],
   node: [process.execPath, ['dist/main.js']],
+  image: [process.execPath, ['dist/main.js']],
   tsx: [process.execPath, ['--import', 'tsx', 'src/main.ts']],
 };
+/** What a command adds to the environment: `image` as the Dockerfile's ENV (glibc malloc, docs/deploy.md). */
+const COMMAND_ENV: Record<string, Record<string, string>> = { image: MALLOC_ENV };
 const COMMAND_NAMES: Record<string, string> = {
   npm: 'npm start',
   node: 'node dist/main.js',
+  image: 'node dist/main.js, GLIBC_TUNABLES as in the image',
   tsx: 'node --import tsx src/main.ts',
 };
 const POLL_MS = 10;
@@ -50,6 +59,10 @@ interface Start {
   rssMb: number;
   /** Its peak (VmHWM) by then, MB. */
   peakMb: number;
+  /** RSS of the processes that started it and wait for it (npm, sh, the launcher), MB. */
+  wrappersMb: number;
+  /** PSS of the server and of those processes together (shared pages counted once), MB. */
+  pssMb: number;
   /** What the server logged: port open and warm-up durations from its own clock. */
   listenMs?: number;
   warmupMs?: number;
@@ -125,6 +138,35 @@ function serverPid(pid: number): number {
   return /src\/main\.ts|dist\/main\.js|scripts\/start\.mjs/.test(cmd) && /node/.test(cmd.split('\0')[0]) ? pid : 0;
 }
 
+/** Every process under `pid`, `pid` included. */
+function treeOf(pid: number): number[] {
+  return [pid, ...childrenOf(pid).flatMap(treeOf)];
+}
+
+/** PSS of process `pid` (smaps_rollup), MB; 0 once it is gone. */
+function pssMb(pid: number): number {
+  try {
+    const rollup = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+    return Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** RSS of the processes around the server (npm, sh, the launcher of scripts/launch.mjs), MB. */
+function wrappersMb(root: number, server: number): number {
+  let sum = 0;
+  for (const pid of treeOf(root)) {
+    if (pid === server) continue;
+    try {
+      sum += memoryMb(pid).rss;
+    } catch {
+      /* ended */
+    }
+  }
+  return sum;
+}
+
 function memoryMb(pid: number): { rss: number; peak: number } {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
@@ -136,7 +178,14 @@ function launch(root: string, command: string, env: Record<string, string>): Chi
   return spawn(file, args, {
     cwd: root,
     // The default configuration but for where the store lives and the port.
-    env: { ...process.env, DATABASE_URL: '', DATA_DIR: env.DATA_DIR, PORT: env.PORT, HOST: '127.0.0.1' },
+    env: {
+      ...process.env,
+      ...COMMAND_ENV[command],
+      DATABASE_URL: '',
+      DATA_DIR: env.DATA_DIR,
+      PORT: env.PORT,
+      HOST: '127.0.0.1',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true, // its own process group, so what it started goes with it
   });
@@ -171,7 +220,8 @@ async function startOnce(root: string, command: string, dataDir: string): Promis
     // A server without the field (before it existed) loaded its models before opening the port.
     const warm = (body: any) => (body?.search ? body.search.ready === true : true);
     const search = await until(t0, `${base}/ready`, (r) => r.status === 200 && warm(r.body), alive);
-    const mem = memoryMb(serverPid(proc.pid!));
+    const server = serverPid(proc.pid!);
+    const mem = memoryMb(server);
     const logged = (field: string) => {
       const m = new RegExp(`"${field}":(\\d+)`).exec(out);
       return m ? Number(m[1]) : undefined;
@@ -182,6 +232,8 @@ async function startOnce(root: string, command: string, dataDir: string): Promis
       search,
       rssMb: mem.rss,
       peakMb: mem.peak,
+      wrappersMb: wrappersMb(proc.pid!, server),
+      pssMb: treeOf(proc.pid!).reduce((sum, pid) => sum + pssMb(pid), 0),
       listenMs: logged('listen_ms'),
       warmupMs: logged('warmup_ms'),
     };
@@ -203,9 +255,31 @@ async function startOnce(root: string, command: string, dataDir: string): Promis
 
 const f0 = (v: number | undefined) => (v === undefined ? '-' : v.toFixed(0));
 const row = (cells: string[]) => cells.map((c, i) => (i ? c.padStart(9) : c.padEnd(26))).join('');
-const header = row(['start', '/health', '/ready', 'search', 'RSS MB', 'peak MB', 'listen*', 'warmup*']);
+const header = row([
+  'start',
+  '/health',
+  '/ready',
+  'search',
+  'RSS MB',
+  'peak MB',
+  'wrap MB',
+  'PSS all',
+  'listen*',
+  'warmup*',
+]);
 const line = (name: string, s: Start) =>
-  row([name, f0(s.health), f0(s.ready), f0(s.search), f0(s.rssMb), f0(s.peakMb), f0(s.listenMs), f0(s.warmupMs)]);
+  row([
+    name,
+    f0(s.health),
+    f0(s.ready),
+    f0(s.search),
+    f0(s.rssMb),
+    f0(s.peakMb),
+    f0(s.wrappersMb),
+    f0(s.pssMb),
+    f0(s.listenMs),
+    f0(s.warmupMs),
+  ]);
 const medianOf = (starts: Start[]): Start => {
   const m = (k: keyof Start) => {
     const v = starts.map((s) => s[k]).filter((x): x is number => x !== undefined);
@@ -217,6 +291,8 @@ const medianOf = (starts: Start[]): Start => {
     search: m('search')!,
     rssMb: m('rssMb')!,
     peakMb: m('peakMb')!,
+    wrappersMb: m('wrappersMb')!,
+    pssMb: m('pssMb')!,
     listenMs: m('listenMs'),
     warmupMs: m('warmupMs'),
   };

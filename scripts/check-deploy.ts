@@ -15,6 +15,7 @@ import { parse } from 'yaml';
 import { configSchema } from '../src/config.ts';
 import { PREBUILT_DIR_ENV } from '../src/platform/models/glove-cache.ts';
 import { ENTRIES } from './build.mjs';
+import { MALLOC_ENV } from './launch.mjs';
 import { commandLine, commands, envPairs, healthcheckCommand, parseDockerfile } from './lib/dockerfile.ts';
 import { notProductionDependencies, serverPackages } from './lib/runtime-packages.ts';
 
@@ -38,6 +39,12 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 /** An environment variable with its value as Engram would read it; `${...}` values are not checked. */
 function checkEnv(where: string, key: string, value: string | undefined, problems: string[]) {
   if (OTHER_ENV.has(key)) return;
+  // Read by glibc at process start: the image must set what `npm start` sets (scripts/launch.mjs).
+  const malloc = (MALLOC_ENV as Record<string, string>)[key];
+  if (malloc !== undefined) {
+    if (value !== malloc) problems.push(`${where}: ${key}=${value} differs from scripts/launch.mjs (${malloc})`);
+    return;
+  }
   const field = FIELDS[key];
   if (!field) problems.push(`${where}: ${key} is not a variable src/config reads`);
   else if (value !== undefined && value !== '' && !value.includes('${') && !field.safeParse(value).success)

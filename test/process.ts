@@ -3,6 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureBuilt } from '../scripts/build.mjs';
+import { MALLOC_ENV } from '../scripts/launch.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -15,7 +16,8 @@ export interface Server {
 
 /**
  * Run the server as a real process, as `npm start` runs it: the build of `src/` (dist/main.js,
- * rebuilt first if a source changed), with `env` on top of ours.
+ * rebuilt first if a source changed) with glibc's malloc setting (scripts/launch.mjs), with
+ * `env` on top of ours.
  * SERVER_NODE_ARGS adds node flags to it, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to
  * profile a bench's server (node refuses --cpu-prof in NODE_OPTIONS).
  */
@@ -28,7 +30,7 @@ export function runMain(env: Record<string, string>): {
   ensureBuilt();
   const proc = spawn(process.execPath, [...nodeArgs, 'dist/main.js'], {
     cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, ...MALLOC_ENV, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -4,7 +4,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { runMain, startServer } from './process.ts';
+import { spawn } from 'node:child_process';
+import { MALLOC_ENV } from '../scripts/launch.mjs';
+import { freePort, runMain, startServer } from './process.ts';
 import { MODELS_CACHE, scratchDatabase } from './harness.ts';
 import { waitFor } from './wait.ts';
 import { openPglite } from '../src/platform/db/pglite.ts';
@@ -118,6 +120,38 @@ describe('start-up on the embedded store', () => {
     assert.match(out, /PORT/);
     assert.match(out, /RATE_LIMIT_MAX/);
     assert.match(out, /DATABASE_URL/);
+  });
+});
+
+describe('npm start on Linux: the server in a child with the malloc setting (scripts/launch.mjs)', () => {
+  it('runs the server with GLIBC_TUNABLES, and a SIGTERM to the launcher stops both cleanly', async (t) => {
+    if (process.platform !== 'linux') return t.skip('glibc only');
+    const port = await freePort();
+    const env: Record<string, string | undefined> = { ...process.env, DATA_DIR: tmpDir(), PORT: String(port) };
+    delete env.GLIBC_TUNABLES;
+    env.HOST = '127.0.0.1';
+    env.LOG_LEVEL = 'warn';
+    const launcher = spawn(process.execPath, ['scripts/start.mjs'], { env, stdio: 'ignore' });
+    const exited = new Promise<number | null>((resolve) => launcher.on('exit', (code) => resolve(code)));
+    try {
+      const url = `http://127.0.0.1:${port}`;
+      const answers = () =>
+        fetch(`${url}/ready`).then(
+          (r) => r.status === 200,
+          () => false,
+        );
+      await waitFor(answers, { timeoutMs: 60_000, what: 'the server behind the launcher, /ready 200' });
+      const children = fs.readFileSync(`/proc/${launcher.pid}/task/${launcher.pid}/children`, 'utf8').trim();
+      assert.match(children, /^\d+$/, 'one child: the server');
+      const server = Number(children);
+      const serverEnv = fs.readFileSync(`/proc/${server}/environ`, 'utf8').split('\0');
+      assert.ok(serverEnv.includes(`GLIBC_TUNABLES=${MALLOC_ENV.GLIBC_TUNABLES}`));
+      launcher.kill('SIGTERM');
+      assert.equal(await exited, 0, 'the launcher exits as the server does: cleanly');
+      assert.equal(fs.existsSync(`/proc/${server}`), false, 'the server has stopped');
+    } finally {
+      launcher.kill('SIGKILL');
+    }
   });
 });
 

@@ -41,10 +41,11 @@ export const modelFields = {
   /**
    * PostgreSQL's shared_buffers inside the embedded store (PGlite), in MB. PGlite touches the
    * whole pool at start, so it is resident memory from the first second (128 MB, PostgreSQL's
-   * default, made the idle server ~100 MB larger than 32 MB does). Pages beyond it come from
-   * the OS page cache through one read each (docs/retrieval.md, "Footprint", has the cost).
+   * default, made the idle server ~100 MB larger than 32 MB does; 16 MB is 20–35 MB under 32 MB,
+   * at the same search latency with 10k memories). Pages beyond it come from the OS page cache
+   * through one read each (docs/retrieval.md, "Footprint", has the cost).
    */
-  PGLITE_SHARED_BUFFERS_MB: int(32, 1),
+  PGLITE_SHARED_BUFFERS_MB: int(16, 1),
   /** Fusion weights of the max-normalised scores (cross-validated on the three dev sets; docs/retrieval.md). */
   SEARCH_WEIGHT_BM25: z.coerce.number().min(0).default(0.4),
   SEARCH_WEIGHT_DENSE: z.coerce.number().min(0).default(0.42),

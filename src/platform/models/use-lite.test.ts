@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import https from 'node:https';
 import { after, before, describe, it } from 'node:test';
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { variedTexts } from '../../../bench/lib/varied-texts.ts';
@@ -124,12 +124,16 @@ describe('USE lite embedder', () => {
   it('converts once into the cache folder, atomically, and loads from it afterwards', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'use-lite-cache-'));
     try {
+      // An earlier conversion's files (another graph version) are removed once the new one is in.
+      await writeFile(path.join(dir, 'use-lite-512-0.2.0-g1.onnx'), 'old');
+      await writeFile(path.join(dir, 'use-lite-512-0.2.0-g1.json'), '{}');
       const first = createUseLiteEmbedder({ cacheDir: dir });
       const [a] = await first.embed(['the cache keeps the converted model']);
       const files = (await readdir(dir)).sort();
-      assert.equal(files.length, 2, files.join(', '));
+      assert.equal(files.length, 3, files.join(', '));
       assert.match(files[0], /^use-lite-512-.*\.json$/);
       assert.match(files[1], /^use-lite-512-.*\.onnx$/);
+      assert.match(files[2], /^use-lite-512-.*\.weights$/);
       const before = (await stat(path.join(dir, files[1]))).mtimeMs;
       const [b] = await createUseLiteEmbedder({ cacheDir: dir }).embed(['the cache keeps the converted model']);
       assert.equal((await stat(path.join(dir, files[1]))).mtimeMs, before, 'the cached model is reused, not rebuilt');

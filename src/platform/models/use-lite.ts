@@ -12,12 +12,12 @@
  * root runs this embedder in worker threads (embedder-thread.ts) by default.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { InferenceSession } from 'onnxruntime-node';
 import { chunks, EmbedderError, fallbackVector, normalize, type Embedder } from './embedder.ts';
-import { encodeModel } from './onnx-proto.ts';
+import { encodeModel, externalizeWeights } from './onnx-proto.ts';
 import { buildUseLiteGraph, USE_LITE_DIMENSIONS, useLiteMaxTokens } from './use-lite.graph.ts';
 import { UseLiteTokenizer } from './use-lite.tokenizer.ts';
 import { readUseLiteSource, readUseLiteVocabulary, USE_PACKAGE, useLitePackageDir } from './use-lite.weights.ts';
@@ -41,8 +41,11 @@ export interface UseLiteEmbedder extends Embedder {
   load(): Promise<void>;
 }
 
-/** Bump when use-lite.graph.ts changes what it builds, so cached conversions are redone. */
-const GRAPH_VERSION = 1;
+/**
+ * Bump when use-lite.graph.ts changes what it builds, or how it is cached, so cached
+ * conversions are redone. 2: the weights in an external data file beside the model.
+ */
+const GRAPH_VERSION = 2;
 
 interface Loaded {
   session: InferenceSession;
@@ -140,9 +143,12 @@ interface Converted {
 
 /**
  * The converted model: from the cache when present, else built (and cached if there is a folder).
- * The cache is two files: `<name>.json` (what the model needs besides the bytes) and `<name>.onnx`,
- * each written under a temporary name and renamed, the model last, so a crash mid-way never
- * leaves a model without its description or a half-written file.
+ * The cache is three files: `<name>.weights` (the large initializers as ONNX external data, which
+ * ONNX Runtime reads straight into its tensors: see externalizeWeights), `<name>.json` (what the
+ * model needs besides the bytes) and `<name>.onnx` (the graph, naming the weights file), each
+ * written under a temporary name and renamed, the model last, so a crash mid-way never leaves a
+ * model without its weights or description, or a half-written file. Without a cache folder the
+ * model is built in memory with its weights inline.
  */
 async function convertedModel(cacheDir: string | undefined): Promise<Converted> {
   const base = cacheDir && path.join(cacheDir, `use-lite-512-${packageVersion()}-g${GRAPH_VERSION}`);
@@ -151,16 +157,25 @@ async function convertedModel(cacheDir: string | undefined): Promise<Converted> 
     return { model: `${base}.onnx`, maxTokens: meta.max_tokens };
   }
   const source = await readUseLiteSource();
-  const bytes = encodeModel(buildUseLiteGraph(source));
-  const converted = { model: bytes as string | Uint8Array, maxTokens: useLiteMaxTokens(source) };
-  if (base && cacheDir) {
-    await mkdir(cacheDir, { recursive: true });
-    const meta = { max_tokens: converted.maxTokens, source_digest: source.digest, graph_version: GRAPH_VERSION };
-    await writeAtomically(`${base}.json`, JSON.stringify(meta));
-    await writeAtomically(`${base}.onnx`, bytes);
-    converted.model = `${base}.onnx`;
-  }
-  return converted;
+  const graph = buildUseLiteGraph(source);
+  const maxTokens = useLiteMaxTokens(source);
+  if (!base || !cacheDir) return { model: encodeModel(graph), maxTokens };
+  await mkdir(cacheDir, { recursive: true });
+  const external = externalizeWeights(graph, `${path.basename(base)}.weights`);
+  const meta = { max_tokens: maxTokens, source_digest: source.digest, graph_version: GRAPH_VERSION };
+  await writeAtomically(`${base}.weights`, external.data);
+  await writeAtomically(`${base}.json`, JSON.stringify(meta));
+  await writeAtomically(`${base}.onnx`, encodeModel(external.model));
+  await removeOtherConversions(cacheDir, path.basename(base));
+  return { model: `${base}.onnx`, maxTokens };
+}
+
+/** Delete the files of earlier conversions (another package or graph version): 28 MB each. */
+async function removeOtherConversions(cacheDir: string, current: string): Promise<void> {
+  const stale = (await readdir(cacheDir)).filter(
+    (f) => /^use-lite-512-.+-g\d+\.(onnx|json|weights)$/.test(f) && !f.startsWith(`${current}.`),
+  );
+  await Promise.all(stale.map((f) => rm(path.join(cacheDir, f), { force: true })));
 }
 
 async function writeAtomically(file: string, data: string | Uint8Array): Promise<void> {
