@@ -39,6 +39,10 @@ export interface StudySettings {
   candidates?: number;
   /** Session-neighbour loan (SEARCH_NEIGHBOUR_WEIGHT). */
   nb?: number;
+  /** Named-speaker bonus (SEARCH_WEIGHT_SPEAKER). */
+  speaker?: number;
+  /** Named-time bonus (SEARCH_WEIGHT_TIME). */
+  time?: number;
 }
 
 const KEY = 'ek_org_inprocess_study_key_0123456789';
@@ -98,6 +102,8 @@ export async function inProcessStack(opts: { databaseUrl?: string } = {}) {
       bm25: { k1: s.k1 ?? config.SEARCH_BM25_K1, b: s.b ?? config.SEARCH_BM25_B },
       candidates: s.candidates ?? config.SEARCH_CANDIDATES,
       neighbourWeight: s.nb ?? config.SEARCH_NEIGHBOUR_WEIGHT,
+      speakerWeight: s.speaker ?? config.SEARCH_WEIGHT_SPEAKER,
+      timeWeight: s.time ?? config.SEARCH_WEIGHT_TIME,
       extractor,
       rerank: { ranker: committedRanker(), graph: transform.searchPort },
       available: { ranker_a: false, ranker_b: false, graph: true },

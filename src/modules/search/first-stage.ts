@@ -14,6 +14,9 @@ import { absentOf, fuse, type FusionWeights, type Retrieved } from './fusion.ts'
 import { graphContribution } from './graph-signal.ts';
 import type { SearchBody } from './search.schemas.ts';
 import { sessionNeighbours } from './neighbours.store.ts';
+import { candidateFacts } from './candidates.store.ts';
+import { namedSpeakerMatches, withBonus } from './speaker-signal.ts';
+import { queryTimes, timeMatches } from './time-signal.ts';
 import type { Bm25Params, SearchScope } from './search.store.ts';
 import { lexicalAndDense2 } from './signals.store.ts';
 
@@ -27,6 +30,10 @@ export interface FirstStageDeps {
   candidates: number;
   /** Share of a session neighbour's score a memory borrows (0 disables). */
   neighbourWeight: number;
+  /** Bonus of a candidate said by a speaker the query names, on the 0–1 fused scale (0 disables). */
+  speakerWeight?: number;
+  /** Bonus of a candidate whose time falls in a time the query names, on the same scale (0 disables). */
+  timeWeight?: number;
   /** Recognises entities in queries for `enable_agentic_graph`. */
   extractor?: Extractor;
   graph: GraphReader;
@@ -42,6 +49,9 @@ export interface FirstStage {
   /** Matched nodes of a search_override or agentic graph, when they replace data.nodes. */
   overrideNodes: Awaited<ReturnType<typeof graphContribution>>['nodes'];
 }
+
+/** Candidates whose speaker and time are looked up: as deep as the fused list a bonus could lift into a page. */
+const FACTS_DEPTH = 100;
 
 function rescaleToUnit(fused: { id: string; score: number }[]): Map<string, number> {
   const lo = fused.at(-1)?.score ?? 0;
@@ -87,9 +97,27 @@ export async function firstStage(
   // lists leave every candidate some score, and a neighbour's loan is a share of how far its
   // anchor stands above the weakest candidate, not of a baseline every candidate has.
   let scores = rescaleToUnit(fused);
-  if (opts.neighbours && scope.userId) {
-    const anchors = fused.slice(0, Math.max(opts.keep, 50)).map((f) => f.id);
-    scores = withNeighbourContext(scores, await sessionNeighbours(db, scope, anchors), deps.neighbourWeight);
+  const speakerWeight = deps.speakerWeight ?? 0;
+  const times = (deps.timeWeight ?? 0) > 0 ? queryTimes(body.query, new Date()) : [];
+  const anchors = fused.slice(0, Math.max(opts.keep, 50)).map((f) => f.id);
+  const [neighbours, facts] = await Promise.all([
+    opts.neighbours && scope.userId ? sessionNeighbours(db, scope, anchors) : null,
+    speakerWeight > 0 || times.length
+      ? candidateFacts(
+          db,
+          scope.organizationId,
+          fused.slice(0, FACTS_DEPTH).map((f) => f.id),
+        )
+      : null,
+  ]);
+  // Loans come from the fused scores and the bonuses are added after them: a turn of the named
+  // speaker, or of the named time, does not pass its bonus on to the turns beside it.
+  if (neighbours) scores = withNeighbourContext(scores, neighbours, deps.neighbourWeight);
+  if (facts) {
+    const speakers = new Map([...facts].flatMap(([id, f]) => (f.speaker ? [[id, f.speaker] as const] : [])));
+    scores = withBonus(scores, namedSpeakerMatches(body.query, speakers), speakerWeight);
+    const inTime = [...facts].filter(([, f]) => timeMatches(f.at, times)).map(([id]) => id);
+    scores = withBonus(scores, new Set(inTime), deps.timeWeight ?? 0);
   }
   const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, opts.keep);
   return { ranked, parts: new Map(fused.map((f) => [f.id, f.parts])), dense: dense.scores, overrideNodes: graph.nodes };

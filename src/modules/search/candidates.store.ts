@@ -1,0 +1,36 @@
+/**
+ * What the speaker- and time-aware signals read about the fused candidates (docs/retrieval.md,
+ * "Speakers and times"): who said each memory and when it happened, in one statement.
+ */
+import type { Queryable } from '../../platform/db/index.ts';
+
+/** A candidate's speaker (lowercased; null when unknown) and time (its `createdAt`, else when stored). */
+export interface CandidateFacts {
+  speaker: string | null;
+  at: Date;
+}
+
+/**
+ * SQL: a memory's speaker, lowercased: `metadata.speaker`, else `metadata.customMetadata.speaker`,
+ * else a name opening the content as `Name said …` or `Name: …` (how transcripts and many imports
+ * write a turn). Null when there is none.
+ */
+export const SPEAKER_SQL = `lower(coalesce(
+  nullif(btrim(m.metadata->>'speaker'), ''),
+  nullif(btrim(m.metadata->'customMetadata'->>'speaker'), ''),
+  substring(m.content from '^\\s*([A-Z][[:alpha:].''-]*(?: [A-Z][[:alpha:].''-]*){0,2})(?: said\\M|:)')))`;
+
+/** Facts of each of `ids` (ids of other organizations are not read). */
+export async function candidateFacts(
+  db: Queryable,
+  organizationId: string,
+  ids: string[],
+): Promise<Map<string, CandidateFacts>> {
+  if (!ids.length) return new Map();
+  const rows = await db.query<{ id: string; speaker: string | null; at: Date }>(
+    `SELECT m.id, ${SPEAKER_SQL} AS speaker, coalesce(m.occurred_at, m.created_at) AS at
+     FROM memories m WHERE m.organization_id = $1 AND m.id = ANY($2::text[])`,
+    [organizationId, ids],
+  );
+  return new Map(rows.map((r) => [r.id, { speaker: r.speaker, at: new Date(r.at) }]));
+}

@@ -1,0 +1,44 @@
+/**
+ * The speaker-aware signal (issue #24; docs/retrieval.md, "Speakers"): a query that names a
+ * speaker of the candidates ("What did Caroline research?") prefers what that speaker said.
+ * In a two-person conversation half the turns are the other person's, and they often name the
+ * asked-about person too ("Thanks, Caroline!"), which text overlap rewards. Names are matched
+ * against the candidates' own speaker labels, not guessed from capitals, so a lowercase query
+ * names a speaker as well; nothing changes when no candidate has a speaker, when the query names
+ * none, or when it names every speaker present (then the name tells the candidates nothing apart).
+ */
+
+/** Words of a lowercased text, possessives dropped ("caroline's" → "caroline"). */
+function wordsOf(text: string): Set<string> {
+  return new Set(
+    (text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}.'’-]*/gu) ?? []).map((w) => w.replace(/['’]s$|[.'’-]+$/u, '')),
+  );
+}
+
+/** Whether the query names `speaker`: its full label, or its first word, as whole words of the query. */
+function names(query: Set<string>, queryText: string, speaker: string): boolean {
+  const first = speaker.split(/\s+/)[0];
+  if (first.length >= 2 && query.has(first)) return true;
+  return speaker.includes(' ') && ` ${queryText.toLowerCase()} `.includes(` ${speaker} `);
+}
+
+/**
+ * Candidates said by a speaker the query names: the ids that get the speaker bonus. Empty when
+ * the query names no speaker, or names all of those present.
+ */
+export function namedSpeakerMatches(query: string, speakers: Map<string, string>): Set<string> {
+  const present = new Set(speakers.values());
+  if (present.size === 0) return new Set();
+  const words = wordsOf(query);
+  const named = new Set([...present].filter((s) => names(words, query, s)));
+  if (named.size === 0 || named.size === present.size) return new Set();
+  return new Set([...speakers].filter(([, s]) => named.has(s)).map(([id]) => id));
+}
+
+/** Scores with `weight` added to the matched candidates' (scores are 0–1 rescaled fused scores). */
+export function withBonus(scores: Map<string, number>, matched: Set<string>, weight: number) {
+  if (weight <= 0 || matched.size === 0) return scores;
+  const out = new Map(scores);
+  for (const id of matched) if (out.has(id)) out.set(id, out.get(id)! + weight);
+  return out;
+}

@@ -1,0 +1,142 @@
+/**
+ * The speaker-aware signal's matching (speaker-signal.ts) on its own, and the speaker- and
+ * time-aware signals through the search route on both stores: a question naming one speaker of a
+ * conversation ranks that speaker's turn above the other speaker's turn that names them (labels
+ * from metadata.speaker, customMetadata.speaker or a `Name said`/`Name:` opening:
+ * candidates.store.ts), and a question naming a month ranks the memory of that month first.
+ */
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startApp, testStores, type TestApp } from '../../../test/harness.ts';
+import { post, searchContents } from '../../../test/memory-helpers.ts';
+import { namedSpeakerMatches, withBonus } from './speaker-signal.ts';
+import { candidateFacts } from './candidates.store.ts';
+
+describe('namedSpeakerMatches', () => {
+  const speakers = new Map([
+    ['a', 'caroline'],
+    ['b', 'melanie'],
+    ['c', 'caroline'],
+    ['d', 'jon snow'],
+  ]);
+  it('matches a named speaker whatever the case, possessives included', () => {
+    assert.deepEqual([...namedSpeakerMatches('What did Caroline research?', speakers)].sort(), ['a', 'c']);
+    assert.deepEqual([...namedSpeakerMatches("what are melanie's hobbies", speakers)], ['b']);
+    assert.deepEqual([...namedSpeakerMatches('Where did Jon travel?', speakers)], ['d']);
+  });
+  it('matches nothing when no speaker or every speaker present is named', () => {
+    assert.equal(namedSpeakerMatches('What did they research?', speakers).size, 0);
+    assert.equal(namedSpeakerMatches('Caroline, Melanie and Jon met', speakers).size, 0);
+    assert.equal(namedSpeakerMatches('Caroline?', new Map()).size, 0);
+    // A word inside another word is not a name.
+    assert.equal(
+      namedSpeakerMatches(
+        'carolines research',
+        new Map([
+          ['a', 'caroline'],
+          ['b', 'x y'],
+        ]),
+      ).size,
+      0,
+    );
+  });
+  it('adds the bonus to matched candidates only', () => {
+    const out = withBonus(
+      new Map([
+        ['a', 0.5],
+        ['b', 0.9],
+      ]),
+      new Set(['a', 'zz']),
+      0.25,
+    );
+    assert.deepEqual(
+      [...out],
+      [
+        ['a', 0.75],
+        ['b', 0.9],
+      ],
+    );
+    assert.deepEqual([...withBonus(new Map([['a', 0.5]]), new Set(['a']), 0)], [['a', 0.5]]);
+  });
+});
+
+for (const store of testStores) {
+  describe(`speaker-aware search [${store.name}]`, () => {
+    let t: TestApp;
+    let off: TestApp;
+    before(async () => {
+      t = await startApp(store, { env: { SEARCH_WEIGHT_SPEAKER: '0.5', SEARCH_WEIGHT_TIME: '0.5' } });
+      off = await startApp(store, { env: { SEARCH_WEIGHT_SPEAKER: '0', SEARCH_WEIGHT_TIME: '0' } });
+    });
+    after(async () => {
+      await t.close();
+      await off.close();
+    });
+
+    it('reads speaker labels from metadata, customMetadata and a `Name said` / `Name:` opening', async () => {
+      const add = async (content: string, metadata: Record<string, unknown> = {}) => {
+        const res = await post(t, '/v1/memory', { content, external_user_id: 'labels', metadata });
+        return JSON.parse(res.body).data[0].memoryId as string;
+      };
+      const ids = [
+        await add('I planted tomatoes.', { speaker: 'Ana Lima' }),
+        await add('I planted basil.', { customMetadata: { speaker: 'Bo' } }),
+        await add('Caroline said, "I planted mint."'),
+        await add('Melanie: I planted thyme.'),
+        await add('Nobody in particular planted chives.'),
+      ];
+      const got = await candidateFacts(t.db, t.orgId, ids);
+      assert.deepEqual(
+        ids.map((id) => got.get(id)?.speaker),
+        ['ana lima', 'bo', 'caroline', 'melanie', null],
+      );
+      assert.ok([...got.values()].every((f) => f.at instanceof Date && !Number.isNaN(f.at.getTime())));
+      assert.equal((await candidateFacts(t.db, 'org_of_someone_else', ids)).size, 0, 'scoped to the organization');
+    });
+
+    it("ranks the named speaker's turn above the other speaker's turn that names them", async () => {
+      const turns = [
+        ['Melanie', 'Caroline, how is your research going, Caroline?'],
+        ['Caroline', 'My research on adoption agencies is going well.'],
+        ['Melanie', 'I went swimming with the kids today.'],
+        ['Caroline', 'I love painting sunsets.'],
+      ];
+      const question = { query: 'What did Caroline research?', external_user_id: 'chat' };
+      for (const app of [t, off])
+        await post(app, '/v1/memory/batch', {
+          memories: turns.map(([speaker, text]) => ({
+            content: `${speaker} said, "${text}"`,
+            external_user_id: 'chat',
+            metadata: { speaker },
+          })),
+        });
+      // Without the signal the question's words favour Melanie's turn (it names Caroline twice).
+      assert.match((await searchContents(off, question))[0], /^Melanie said, "Caroline, how is/);
+      assert.match((await searchContents(t, question))[0], /^Caroline said, "My research/);
+    });
+
+    it('ranks the memory of the month a question names first', async () => {
+      const days = [
+        ['2023-05-20', 'We went camping by the lake with the kids, camping is our favourite.'],
+        ['2023-06-17', 'Camping trip in the mountains this weekend.'],
+        ['2023-07-02', 'Back from camping at the beach with the whole family, great camping spot.'],
+        // The rest of the diary: what the candidates' scores are rescaled against.
+        ['2023-06-03', 'Bought new running shoes.'],
+        ['2023-06-25', 'Dinner at the Thai place downtown.'],
+        ['2023-08-11', 'Started reading a novel about sailing.'],
+        ['2023-09-01', 'The kids went back to school.'],
+      ];
+      const question = { query: 'When did we go camping in June?', external_user_id: 'diary' };
+      for (const app of [t, off])
+        await post(app, '/v1/memory/batch', {
+          memories: days.map(([date, content]) => ({
+            content,
+            external_user_id: 'diary',
+            metadata: { createdAt: `${date}T10:00:00Z` },
+          })),
+        });
+      assert.doesNotMatch((await searchContents(off, question))[0], /mountains/);
+      assert.match((await searchContents(t, question))[0], /mountains/);
+    });
+  });
+}
