@@ -4,10 +4,15 @@
  */
 import type { Queryable } from '../../platform/db/index.ts';
 
-/** A candidate's speaker (lowercased; null when unknown) and time (its `createdAt`, else when stored). */
+/**
+ * A candidate's speaker (lowercased; null when unknown), its time (its `createdAt`, else when
+ * stored), and the dates its content mentions: the ISO names of its graph's Date nodes ('2023',
+ * '2023-06', '2023-W26', '2023-06-17'), resolved by the extractor against the memory's time.
+ */
 export interface CandidateFacts {
   speaker: string | null;
   at: Date;
+  mentions: string[];
 }
 
 /**
@@ -27,10 +32,12 @@ export async function candidateFacts(
   ids: string[],
 ): Promise<Map<string, CandidateFacts>> {
   if (!ids.length) return new Map();
-  const rows = await db.query<{ id: string; speaker: string | null; at: Date }>(
-    `SELECT m.id, ${SPEAKER_SQL} AS speaker, coalesce(m.occurred_at, m.created_at) AS at
+  const rows = await db.query<{ id: string; speaker: string | null; at: Date; mentions: string[] | null }>(
+    `SELECT m.id, ${SPEAKER_SQL} AS speaker, coalesce(m.occurred_at, m.created_at) AS at,
+            (SELECT array_agg(n.name) FROM memory_nodes mn JOIN graph_nodes n ON n.id = mn.node_id
+             WHERE mn.memory_id = m.id AND n.type = 'Date') AS mentions
      FROM memories m WHERE m.organization_id = $1 AND m.id = ANY($2::text[])`,
     [organizationId, ids],
   );
-  return new Map(rows.map((r) => [r.id, { speaker: r.speaker, at: new Date(r.at) }]));
+  return new Map(rows.map((r) => [r.id, { speaker: r.speaker, at: new Date(r.at), mentions: r.mentions ?? [] }]));
 }

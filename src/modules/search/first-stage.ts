@@ -16,7 +16,7 @@ import type { SearchBody } from './search.schemas.ts';
 import { sessionNeighbours } from './neighbours.store.ts';
 import { candidateFacts } from './candidates.store.ts';
 import { namedSpeakerMatches, withBonus } from './speaker-signal.ts';
-import { queryTimes, timeMatches } from './time-signal.ts';
+import { mentionMatches, queryTimes, timeMatches } from './time-signal.ts';
 import type { Bm25Params, SearchScope } from './search.store.ts';
 import { lexicalAndDense2 } from './signals.store.ts';
 
@@ -116,7 +116,9 @@ export async function firstStage(
   if (facts) {
     const speakers = new Map([...facts].flatMap(([id, f]) => (f.speaker ? [[id, f.speaker] as const] : [])));
     scores = withBonus(scores, namedSpeakerMatches(body.query, speakers), speakerWeight);
-    const inTime = [...facts].filter(([, f]) => timeMatches(f.at, times)).map(([id]) => id);
+    const inTime = [...facts]
+      .filter(([, f]) => timeMatches(f.at, times) || f.mentions.some((name) => mentionMatches(name, times)))
+      .map(([id]) => id);
     scores = withBonus(scores, new Set(inTime), deps.timeWeight ?? 0);
   }
   const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, opts.keep);

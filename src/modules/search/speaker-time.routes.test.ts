@@ -91,6 +91,19 @@ for (const store of testStores) {
         ['ana lima', 'bo', 'caroline', 'melanie', null],
       );
       assert.ok([...got.values()].every((f) => f.at instanceof Date && !Number.isNaN(f.at.getTime())));
+      // The dates a memory mentions are its graph's Date nodes (written here as the builder would).
+      await t.db.query(
+        `INSERT INTO graph_nodes (id, organization_id, type, name, canonical_key) VALUES
+           ('node_june', $1, 'Date', '2023-06', '2023-06'), ('node_lisbon', $1, 'Place', 'Lisbon', 'lisbon')`,
+        [t.orgId],
+      );
+      await t.db.query(
+        `INSERT INTO memory_nodes (memory_id, node_id, organization_id) VALUES ($1, 'node_june', $2), ($1, 'node_lisbon', $2)`,
+        [ids[0], t.orgId],
+      );
+      const again = await candidateFacts(t.db, t.orgId, ids);
+      assert.deepEqual(again.get(ids[0])?.mentions, ['2023-06']);
+      assert.deepEqual(again.get(ids[1])?.mentions, []);
       assert.equal((await candidateFacts(t.db, 'org_of_someone_else', ids)).size, 0, 'scoped to the organization');
     });
 

@@ -1,7 +1,7 @@
 /** Reading time expressions in queries (time-signal.ts) and matching memories' times to them. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { queryTimes, timeMatches, type TimeConstraint } from './time-signal.ts';
+import { isoNameInterval, mentionMatches, queryTimes, timeMatches, type TimeConstraint } from './time-signal.ts';
 
 // A Wednesday.
 const NOW = new Date('2026-11-25T15:00:00Z');
@@ -66,5 +66,29 @@ describe('timeMatches', () => {
     assert.ok(matches('yesterday', '2026-11-24'));
     assert.ok(!matches('yesterday', '2026-11-25'));
     assert.ok(!matches('Which recipes do I like?', '2026-11-24'), 'no constraint, no match');
+  });
+});
+
+describe("dates a memory mentions (the graph's Date nodes)", () => {
+  it('reads ISO names at each granularity', () => {
+    assert.deepEqual(isoNameInterval('2023-W26'), {
+      from: Date.parse('2023-06-26T00:00:00Z'),
+      to: Date.parse('2023-07-03T00:00:00Z'),
+    });
+    assert.deepEqual(isoNameInterval('2023-06'), {
+      from: Date.parse('2023-06-01T00:00:00Z'),
+      to: Date.parse('2023-07-01T00:00:00Z'),
+    });
+    assert.equal(isoNameInterval('2023-06-17')!.to - isoNameInterval('2023-06-17')!.from, 86_400_000);
+    assert.equal(isoNameInterval('next Tuesday'), undefined);
+  });
+  it('matches a mention that overlaps the asked time', () => {
+    const june = queryTimes('camping in June', NOW);
+    assert.ok(mentionMatches('2023-06-17', june));
+    assert.ok(mentionMatches('2023-W26', june), 'a week starting in June');
+    assert.ok(mentionMatches('2023-06', june));
+    assert.ok(!mentionMatches('2023-07-04', june));
+    assert.ok(!mentionMatches('2023', june), 'a year says nothing about June');
+    assert.ok(mentionMatches('2023', queryTimes('what happened in 2023', NOW)));
   });
 });
