@@ -35,25 +35,29 @@ function pairs(g: Group, negatives: number): [number, number][] {
 /** Fit weights; groups without a relevant candidate teach nothing and are skipped. */
 export function trainPairwise(groups: Group[], opts: TrainOptions = {}): number[] {
   const { l2 = 1e-3, epochs = 300, rate = 0.5, negatives = 30 } = opts;
-  const data = groups
-    .filter((g) => g.labels.some((l) => l > 0) && g.labels.some((l) => l <= 0))
-    .map((g) => ({ z: standardise(g.rows), pairs: pairs(g, negatives) }));
   const m = groups.find((g) => g.rows.length)?.rows[0].length ?? 0;
-  const w = new Array<number>(m).fill(0);
-  const total = data.reduce((s, d) => s + d.pairs.length, 0) || 1;
-  for (let e = 0; e < epochs; e++) {
-    const grad = w.map((x) => l2 * x);
-    for (const d of data) {
-      for (const [p, n] of d.pairs) {
-        const diff = d.z[p].map((x, j) => x - d.z[n][j]);
-        const s = diff.reduce((a, x, j) => a + x * w[j], 0);
-        const g = -1 / (1 + Math.exp(s)); // d/ds of log(1 + e^-s)
-        diff.forEach((x, j) => (grad[j] += (g * x) / total));
-      }
-    }
-    w.forEach((_, j) => (w[j] -= rate * grad[j]));
+  // Every pair's feature difference, precomputed once in one flat array (the loss only sees differences).
+  const diffs: number[] = [];
+  for (const g of groups) {
+    if (!(g.labels.some((l) => l > 0) && g.labels.some((l) => l <= 0))) continue;
+    const z = standardise(g.rows);
+    for (const [p, n] of pairs(g, negatives)) for (let j = 0; j < m; j++) diffs.push(z[p][j] - z[n][j]);
   }
-  return w;
+  const d = Float64Array.from(diffs);
+  const total = d.length / Math.max(1, m) || 1;
+  const w = new Float64Array(m);
+  const grad = new Float64Array(m);
+  for (let e = 0; e < epochs; e++) {
+    for (let j = 0; j < m; j++) grad[j] = l2 * w[j];
+    for (let o = 0; o < d.length; o += m) {
+      let s = 0;
+      for (let j = 0; j < m; j++) s += d[o + j] * w[j];
+      const g = -1 / (1 + Math.exp(s)) / total; // d/ds of log(1 + e^-s), averaged over pairs
+      for (let j = 0; j < m; j++) grad[j] += g * d[o + j];
+    }
+    for (let j = 0; j < m; j++) w[j] -= rate * grad[j];
+  }
+  return Array.from(w);
 }
 
 /** Candidates ordered by the linear score (ties: input order, i.e. the first stage's). */

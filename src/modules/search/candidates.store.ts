@@ -25,17 +25,24 @@ export const SPEAKER_SQL = `lower(coalesce(
   nullif(btrim(m.metadata->'customMetadata'->>'speaker'), ''),
   substring(m.content from '^\\s*([A-Z][[:alpha:].''-]*(?: [A-Z][[:alpha:].''-]*){0,2})(?: said\\M|:)')))`;
 
-/** Facts of each of `ids` (ids of other organizations are not read). */
+/** SQL: the names of a memory's Date nodes. */
+const MENTIONS_SQL = `(SELECT array_agg(n.name) FROM memory_nodes mn JOIN graph_nodes n ON n.id = mn.node_id
+  WHERE mn.memory_id = m.id AND n.type = 'Date')`;
+
+/**
+ * Facts of each of `ids` (ids of other organizations are not read). `mentions`: read the dates
+ * the content mentions too (a join per candidate: only when the query names a time).
+ */
 export async function candidateFacts(
   db: Queryable,
   organizationId: string,
   ids: string[],
+  opts: { mentions: boolean },
 ): Promise<Map<string, CandidateFacts>> {
   if (!ids.length) return new Map();
   const rows = await db.query<{ id: string; speaker: string | null; at: Date; mentions: string[] | null }>(
     `SELECT m.id, ${SPEAKER_SQL} AS speaker, coalesce(m.occurred_at, m.created_at) AS at,
-            (SELECT array_agg(n.name) FROM memory_nodes mn JOIN graph_nodes n ON n.id = mn.node_id
-             WHERE mn.memory_id = m.id AND n.type = 'Date') AS mentions
+            ${opts.mentions ? MENTIONS_SQL : 'NULL::text[]'} AS mentions
      FROM memories m WHERE m.organization_id = $1 AND m.id = ANY($2::text[])`,
     [organizationId, ids],
   );

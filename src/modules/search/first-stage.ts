@@ -15,7 +15,7 @@ import { graphContribution } from './graph-signal.ts';
 import type { SearchBody } from './search.schemas.ts';
 import { sessionNeighbours } from './neighbours.store.ts';
 import { candidateFacts } from './candidates.store.ts';
-import { namedSpeakerMatches, withBonus } from './speaker-signal.ts';
+import { mayNameSomeone, namedSpeakerMatches, withBonus, type SpeakerHints } from './speaker-signal.ts';
 import { mentionMatches, queryTimes, timeMatches } from './time-signal.ts';
 import type { Bm25Params, SearchScope } from './search.store.ts';
 import { lexicalAndDense2 } from './signals.store.ts';
@@ -63,7 +63,14 @@ export async function firstStage(
   deps: FirstStageDeps,
   scope: SearchScope,
   body: SearchBody,
-  opts: { n: number; keep: number; neighbours: boolean; vector: (() => Promise<number[][]>) | null },
+  opts: {
+    n: number;
+    keep: number;
+    neighbours: boolean;
+    vector: (() => Promise<number[][]>) | null;
+    /** Scopes known to have no speakers right now (speaker-signal.ts). */
+    speakerHints?: SpeakerHints;
+  },
 ): Promise<FirstStage> {
   const { db } = deps;
   const { primary, secondary } = deps.embedders;
@@ -97,7 +104,11 @@ export async function firstStage(
   // lists leave every candidate some score, and a neighbour's loan is a share of how far its
   // anchor stands above the weakest candidate, not of a baseline every candidate has.
   let scores = rescaleToUnit(fused);
-  const speakerWeight = deps.speakerWeight ?? 0;
+  const hintKey = `${scope.organizationId}:${scope.userId ?? ''}:${scope.namespaceId ?? ''}`;
+  const speakerWeight =
+    (deps.speakerWeight ?? 0) > 0 && mayNameSomeone(body.query) && !opts.speakerHints?.skip(hintKey)
+      ? deps.speakerWeight!
+      : 0;
   const times = (deps.timeWeight ?? 0) > 0 ? queryTimes(body.query, new Date()) : [];
   const anchors = fused.slice(0, Math.max(opts.keep, 50)).map((f) => f.id);
   const [neighbours, facts] = await Promise.all([
@@ -107,6 +118,7 @@ export async function firstStage(
           db,
           scope.organizationId,
           fused.slice(0, FACTS_DEPTH).map((f) => f.id),
+          { mentions: times.length > 0 },
         )
       : null,
   ]);
@@ -114,6 +126,11 @@ export async function firstStage(
   // speaker, or of the named time, does not pass its bonus on to the turns beside it.
   if (neighbours) scores = withNeighbourContext(scores, neighbours, deps.neighbourWeight);
   if (facts) {
+    if (speakerWeight > 0)
+      opts.speakerHints?.saw(
+        hintKey,
+        [...facts.values()].some((f) => f.speaker),
+      );
     const speakers = new Map([...facts].flatMap(([id, f]) => (f.speaker ? [[id, f.speaker] as const] : [])));
     scores = withBonus(scores, namedSpeakerMatches(body.query, speakers), speakerWeight);
     const inTime = [...facts]

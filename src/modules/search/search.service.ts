@@ -18,6 +18,7 @@ import { chooseProvider, type Available } from './providers.ts';
 import { rerankStage, type RerankStageDeps } from './rerank-stage.ts';
 import { rescaled, signalMultipliers, signalThresholds } from './rerank-shape.ts';
 import { feedbackRanked, type FeedbackBoosts } from './feedback-signal.ts';
+import { speakerHints } from './speaker-signal.ts';
 
 /** The first stage's dependencies (first-stage.ts), and what the rest of a search needs. */
 export interface SearchDeps extends FirstStageDeps {
@@ -59,6 +60,7 @@ export function createSearchService(deps: SearchDeps) {
   const { db } = deps;
   /** Query-log writes still in flight (awaited by close, before the store closes). */
   const logging = new Set<Promise<unknown>>();
+  const hints = speakerHints();
 
   /**
    * The search's scope, and whether its candidates borrow from their thread neighbours (not
@@ -146,6 +148,7 @@ export function createSearchService(deps: SearchDeps) {
           keep: depth,
           neighbours: !!resolved?.neighbours,
           vector,
+          speakerHints: hints,
         });
         overrideNodes = first.overrideNodes;
         // The user's feedback moves the candidates, bounded (feedback-signal.ts), before anything reads the order.

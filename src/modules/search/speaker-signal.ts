@@ -1,12 +1,25 @@
+import { STOP_WORDS } from '../../platform/text-analyzer.ts';
+
 /**
  * The speaker-aware signal (issue #24; docs/retrieval.md, "Speakers"): a query that names a
  * speaker of the candidates ("What did Caroline research?") prefers what that speaker said.
  * In a two-person conversation half the turns are the other person's, and they often name the
  * asked-about person too ("Thanks, Caroline!"), which text overlap rewards. Names are matched
- * against the candidates' own speaker labels, not guessed from capitals, so a lowercase query
- * names a speaker as well; nothing changes when no candidate has a speaker, when the query names
- * none, or when it names every speaker present (then the name tells the candidates nothing apart).
+ * against the candidates' own speaker labels; nothing changes when no candidate has a speaker, when
+ * the query names none, or when it names every speaker present (then the name tells the candidates
+ * nothing apart).
  */
+
+/**
+ * Whether the query may name someone: a capitalised word that is not a stop word ("What",
+ * "When" are). Searches without one skip the speaker lookup (a statement); a query written all
+ * in lower case therefore names nobody — the cost of not looking up every search's candidates.
+ */
+export function mayNameSomeone(query: string): boolean {
+  return (query.match(/\p{Lu}[\p{L}'’-]*/gu) ?? []).some(
+    (w) => !STOP_WORDS.has(w.toLowerCase().replace(/['’]s$/u, '')),
+  );
+}
 
 /** Words of a lowercased text, possessives dropped ("caroline's" → "caroline"). */
 function wordsOf(text: string): Set<string> {
@@ -42,3 +55,29 @@ export function withBonus(scores: Map<string, number>, matched: Set<string>, wei
   for (const id of matched) if (out.has(id)) out.set(id, out.get(id)! + weight);
   return out;
 }
+
+/**
+ * Scopes whose candidates had no speaker label when last looked up: their searches skip the
+ * lookup for `ttlMs` (most memory stores have no speakers, and the lookup is a statement on every
+ * search: ~1 ms at 10k memories). A scope that gains speakers is seen again after that long.
+ */
+export function speakerHints(ttlMs = 10 * 60_000, max = 10_000) {
+  const without = new Map<string, number>(); // scope key → skip until (ms)
+  return {
+    /** Whether the scope's candidates had no speaker a moment ago. */
+    skip(key: string, now = Date.now()): boolean {
+      const until = without.get(key);
+      if (until !== undefined && until > now) return true;
+      without.delete(key);
+      return false;
+    },
+    /** What a lookup found. */
+    saw(key: string, anySpeaker: boolean, now = Date.now()): void {
+      without.delete(key);
+      if (anySpeaker) return;
+      without.set(key, now + ttlMs);
+      if (without.size > max) without.delete(without.keys().next().value!);
+    },
+  };
+}
+export type SpeakerHints = ReturnType<typeof speakerHints>;

@@ -9,7 +9,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, testStores, type TestApp } from '../../../test/harness.ts';
 import { post, searchContents } from '../../../test/memory-helpers.ts';
-import { namedSpeakerMatches, withBonus } from './speaker-signal.ts';
+import { mayNameSomeone, namedSpeakerMatches, speakerHints, withBonus } from './speaker-signal.ts';
 import { candidateFacts } from './candidates.store.ts';
 
 describe('namedSpeakerMatches', () => {
@@ -39,6 +39,26 @@ describe('namedSpeakerMatches', () => {
       ).size,
       0,
     );
+  });
+  it('looks for names only in queries with a capitalised word that is not a stop word', () => {
+    assert.ok(mayNameSomeone('What did Caroline research?'));
+    assert.ok(mayNameSomeone("Melanie's hobbies"));
+    assert.ok(!mayNameSomeone('What did she research?'));
+    assert.ok(!mayNameSomeone('what did caroline research'));
+  });
+  it('remembers for a while that a scope has no speakers, and forgets it once one is seen', () => {
+    const hints = speakerHints(1000, 2);
+    assert.equal(hints.skip('a', 0), false);
+    hints.saw('a', false, 0);
+    assert.equal(hints.skip('a', 500), true);
+    assert.equal(hints.skip('a', 1500), false, 'expired');
+    hints.saw('a', false, 2000);
+    hints.saw('a', true, 2100);
+    assert.equal(hints.skip('a', 2200), false, 'a speaker seen');
+    hints.saw('b', false, 0);
+    hints.saw('c', false, 0);
+    hints.saw('d', false, 0);
+    assert.equal(hints.skip('b', 1), false, 'the oldest is dropped beyond the bound');
   });
   it('adds the bonus to matched candidates only', () => {
     const out = withBonus(
@@ -85,7 +105,7 @@ for (const store of testStores) {
         await add('Melanie: I planted thyme.'),
         await add('Nobody in particular planted chives.'),
       ];
-      const got = await candidateFacts(t.db, t.orgId, ids);
+      const got = await candidateFacts(t.db, t.orgId, ids, { mentions: true });
       assert.deepEqual(
         ids.map((id) => got.get(id)?.speaker),
         ['ana lima', 'bo', 'caroline', 'melanie', null],
@@ -98,13 +118,18 @@ for (const store of testStores) {
         [t.orgId],
       );
       await t.db.query(
-        `INSERT INTO memory_nodes (memory_id, node_id, organization_id) VALUES ($1, 'node_june', $2), ($1, 'node_lisbon', $2)`,
+        `INSERT INTO memory_nodes (memory_id, node_id, organization_id)
+         VALUES ($1, 'node_june', $2), ($1, 'node_lisbon', $2)`,
         [ids[0], t.orgId],
       );
-      const again = await candidateFacts(t.db, t.orgId, ids);
+      const again = await candidateFacts(t.db, t.orgId, ids, { mentions: true });
       assert.deepEqual(again.get(ids[0])?.mentions, ['2023-06']);
       assert.deepEqual(again.get(ids[1])?.mentions, []);
-      assert.equal((await candidateFacts(t.db, 'org_of_someone_else', ids)).size, 0, 'scoped to the organization');
+      assert.equal(
+        (await candidateFacts(t.db, 'org_of_someone_else', ids, { mentions: true })).size,
+        0,
+        'scoped to the organization',
+      );
     });
 
     it("ranks the named speaker's turn above the other speaker's turn that names them", async () => {
