@@ -59,12 +59,12 @@ export const modelFields = {
    * Bonus of a memory said by a speaker the query names, on the 0–1 scale of the fused scores
    * (0 disables; docs/retrieval.md, "Speakers": chosen leave-one-conversation-out on LoCoMo dev).
    */
-  SEARCH_WEIGHT_SPEAKER: z.coerce.number().min(0).max(1).default(0),
+  SEARCH_WEIGHT_SPEAKER: z.coerce.number().min(0).max(1).default(0.3),
   /**
    * Bonus of a memory whose time falls in a time the query names ("in June", "last week"), same
    * scale (0 disables; docs/retrieval.md, "Speakers and times").
    */
-  SEARCH_WEIGHT_TIME: z.coerce.number().min(0).max(1).default(0),
+  SEARCH_WEIGHT_TIME: z.coerce.number().min(0).max(1).default(0.8),
   /** Fusion weight of the agentic-graph signal (searches with enable_agentic_graph: true). */
   SEARCH_WEIGHT_GRAPH: z.coerce.number().min(0).default(0.2),
   /**
