@@ -21,7 +21,15 @@ export type { SearchDeps } from './search.service.ts';
 export { findLoggedSearch, type LoggedSearch } from './search.store.ts';
 export { prepareVectorStore } from './vector-store.ts';
 export { countStaleVectors, reembedStale } from './reembed.ts';
-export { committedRanker, linearRanker, type LinearRanker, type RankerModel } from './ranker.ts';
+export {
+  committedRanker,
+  linearRanker,
+  rankerSet,
+  type LinearRanker,
+  type RankerFile,
+  type RankerModel,
+  type RankerSet,
+} from './ranker.ts';
 export { FEATURE_NAMES } from './features.ts';
 export type { GraphRerankPort } from './rerank-stage.ts';
 /** The feedback signal's port (implemented by the feedback module, passed in by the app). */

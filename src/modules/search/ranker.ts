@@ -1,9 +1,16 @@
 /**
- * The learned ranker of svc_max: a linear model over the standardised candidate features
+ * The learned ranker of svc_max: linear models over the standardised candidate features
  * (features.ts), trained offline by scripts/train-ranker.ts with a pairwise logistic loss and
  * committed as ranker.weights.json (the training data, folds and cross-validated figures are
  * recorded in the file and in docs/transform.md). Linear on purpose: a few dozen weights that
  * can be read, that train in seconds, and that cannot memorise a dev set's documents.
+ *
+ * One model per family of domains, because what ranks well differs by kind of text and one
+ * model fitted to all of them was worse on each than its own (docs/transform.md): `general`
+ * (conversations and personal memories: LoCoMo), `documents` (claims against abstracts: SciFact),
+ * `code` (questions against functions: CoSQA). A search's `domain_id` picks the family
+ * (`domains` in the file maps built-in short names; a full id `<name>:<short>:<version>` by its
+ * short name); custom and unknown domains get the `default` model.
  */
 import { FEATURE_NAMES, standardise } from './features.ts';
 // Bundled into the build (a JSON import), so dist/ needs no file beside it.
@@ -14,6 +21,13 @@ export interface RankerModel {
   weights: number[];
   /** Provenance: training sets, folds, cross-validated metrics. */
   trained?: Record<string, unknown>;
+}
+
+/** The weights file: models by family, which built-in domains use which, and the default family. */
+export interface RankerFile {
+  models: Record<string, RankerModel>;
+  domains: Record<string, string>;
+  default: string;
 }
 
 /** Weights in FEATURE_NAMES order (a feature the file does not name weighs 0). */
@@ -30,5 +44,22 @@ export function linearRanker(model: RankerModel) {
 }
 export type LinearRanker = ReturnType<typeof linearRanker>;
 
-/** The committed model (ranker.weights.json). */
-export const committedRanker = (): LinearRanker => linearRanker(committed as RankerModel);
+/** The model of each domain family; `for(domainId)` picks one. */
+export function rankerSet(file: RankerFile) {
+  const models = new Map(Object.entries(file.models).map(([family, m]) => [family, linearRanker(m)]));
+  const fallback = models.get(file.default);
+  if (!fallback) throw new Error(`ranker weights: the default family ${file.default} has no model`);
+  return {
+    file,
+    /** The model for a search in `domainId` (none: the default domain's, `general`). */
+    for(domainId = 'general'): LinearRanker {
+      const parts = domainId.split(':');
+      const short = parts.length === 3 ? parts[1] : domainId;
+      return models.get(file.domains[short] ?? file.default) ?? fallback;
+    },
+  };
+}
+export type RankerSet = ReturnType<typeof rankerSet>;
+
+/** The committed models (ranker.weights.json). */
+export const committedRanker = (): RankerSet => rankerSet(committed as RankerFile);

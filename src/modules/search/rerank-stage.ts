@@ -13,7 +13,7 @@ import type { Reranker } from '../../platform/models/reranker.ts';
 import type { Actor } from '../../shared/actor.ts';
 import { candidateFeatures, FEATURE_NAMES, standardise, type ArtifactFeatures, type Candidate } from './features.ts';
 import type { ProviderChoice } from './providers.ts';
-import type { LinearRanker } from './ranker.ts';
+import type { RankerSet } from './ranker.ts';
 
 /** What the transform module scores for search (svc_enhanced, svc_max). */
 export interface GraphRerankPort {
@@ -38,7 +38,7 @@ export interface RerankStageDeps {
   cohere?: Reranker;
   chat?: Reranker;
   graph?: GraphRerankPort;
-  ranker: LinearRanker;
+  ranker: RankerSet;
   log?: Logger;
 }
 
@@ -108,7 +108,7 @@ export async function rerankStage(
   const rows = candidateFeatures(ctx.query, kept, artifacts);
   const scores =
     choice.provider === 'svc_max'
-      ? deps.ranker.score(rows)
+      ? deps.ranker.for(ctx.domainId).score(rows)
       : zSum([kept.map((c) => c.firstStage), kept.map((c) => artifacts.get(c.id)!.enhanced)]);
   const order = kept
     .map((c, i) => ({
