@@ -52,5 +52,7 @@ EXPOSE 8080
 # /health answers as soon as the port is open (/ready waits for the store and the models).
 HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-# dist/main.js directly (not `npm start`): no rebuild check, and signals reach the server.
-CMD ["node", "dist/main.js"]
+# dist/main.js directly (not `npm start`): no rebuild check, and signals reach the server. The V8
+# flag is the one `npm start` gives the server (scripts/launch.mjs NODE_FLAGS: a smaller young
+# generation, ~30 MB less resident).
+CMD ["node", "--max-semi-space-size=4", "dist/main.js"]

@@ -24,7 +24,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MALLOC_ENV } from '../scripts/launch.mjs';
+import { MALLOC_ENV, NODE_FLAGS } from '../scripts/launch.mjs';
 import { freePort } from '../test/process.ts';
 import { median } from './stats.ts';
 
@@ -37,7 +37,7 @@ const COMMANDS = (process.env.STARTUP_COMMANDS || 'npm,node,tsx').split(',');
 const COMMAND_LINES: Record<string, [string, string[]]> = {
   npm: ['npm', ['start', '--silent']],
   node: [process.execPath, ['dist/main.js']],
-  image: [process.execPath, ['dist/main.js']],
+  image: [process.execPath, [...NODE_FLAGS, 'dist/main.js']],
   tsx: [process.execPath, ['--import', 'tsx', 'src/main.ts']],
 };
 /** What a command adds to the environment: `image` as the Dockerfile's ENV (glibc malloc, docs/deploy.md). */
@@ -45,7 +45,7 @@ const COMMAND_ENV: Record<string, Record<string, string>> = { image: MALLOC_ENV 
 const COMMAND_NAMES: Record<string, string> = {
   npm: 'npm start',
   node: 'node dist/main.js',
-  image: 'node dist/main.js, GLIBC_TUNABLES as in the image',
+  image: 'node dist/main.js, GLIBC_TUNABLES and the V8 flags as in the image',
   tsx: 'node --import tsx src/main.ts',
 };
 const POLL_MS = 10;

@@ -98,6 +98,9 @@ describe('check-deploy', () => {
     assert.deepEqual(checkDockerfile(edit(dockerfile, 'package-lock.json .npmrc', 'package-lock.json'), ROOT), [
       'Dockerfile: .npmrc is not copied (onnxruntime-node-install=skip)',
     ]);
+    assert.deepEqual(checkDockerfile(edit(dockerfile, '"--max-semi-space-size=4", ', ''), ROOT), [
+      'Dockerfile: CMD lacks --max-semi-space-size=4 (scripts/launch.mjs NODE_FLAGS)',
+    ]);
   });
 
   it('Dockerfile: a package the server imports that the runtime stage prunes', () => {

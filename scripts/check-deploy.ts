@@ -15,7 +15,7 @@ import { parse } from 'yaml';
 import { configSchema } from '../src/config.ts';
 import { PREBUILT_DIR_ENV } from '../src/platform/models/glove-cache.ts';
 import { ENTRIES } from './build.mjs';
-import { MALLOC_ENV } from './launch.mjs';
+import { MALLOC_ENV, NODE_FLAGS } from './launch.mjs';
 import { commandLine, commands, envPairs, healthcheckCommand, parseDockerfile } from './lib/dockerfile.ts';
 import { notProductionDependencies, serverPackages } from './lib/runtime-packages.ts';
 
@@ -193,12 +193,19 @@ export function checkDockerfile(
       for (const words of line ? commands(line) : []) {
         if (words[0] === 'npm' && words[1] === 'run' && words[2] && !(words[2] in scripts))
           problems.push(`${where}: npm run ${words[2]}: no such script in package.json`);
-        if (words[0] === 'node' && words[1] && !words[1].startsWith('-') && !fileExists(root, words[1]))
-          problems.push(`${where}: node ${words[1]}: no such file`);
+        // node's script is its first word that is not a flag (`node -e …` runs none).
+        const script =
+          words[0] === 'node' && !words.includes('-e') ? words.slice(1).find((w) => !w.startsWith('-')) : undefined;
+        if (script && !fileExists(root, script)) problems.push(`${where}: node ${script}: no such file`);
       }
     }
   }
   if (!npmrc) problems.push('Dockerfile: .npmrc is not copied (onnxruntime-node-install=skip)');
+  // The image runs the server directly: it must give it the flags `npm start` does.
+  const cmd = final.filter((i) => i.keyword === 'CMD').pop();
+  const cmdWords = cmd ? commands(commandLine(cmd.args)).flat() : [];
+  for (const flag of NODE_FLAGS)
+    if (!cmdWords.includes(flag)) problems.push(`Dockerfile: CMD lacks ${flag} (scripts/launch.mjs NODE_FLAGS)`);
   if (/--omit=dev|--production\b/.test(text)) {
     for (const name of notProductionDependencies(used ?? serverPackages(root), pkg.dependencies))
       problems.push(`Dockerfile: the server imports ${name}, which the runtime stage prunes (not in dependencies)`);

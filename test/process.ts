@@ -3,7 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureBuilt } from '../scripts/build.mjs';
-import { MALLOC_ENV } from '../scripts/launch.mjs';
+import { MALLOC_ENV, NODE_FLAGS } from '../scripts/launch.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -16,7 +16,7 @@ export interface Server {
 
 /**
  * Run the server as a real process, as `npm start` runs it: the build of `src/` (dist/main.js,
- * rebuilt first if a source changed) with glibc's malloc setting (scripts/launch.mjs), with
+ * rebuilt first if a source changed) with glibc's malloc setting and V8 flags (scripts/launch.mjs), with
  * `env` on top of ours.
  * SERVER_NODE_ARGS adds node flags to it, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to
  * profile a bench's server (node refuses --cpu-prof in NODE_OPTIONS).
@@ -26,7 +26,7 @@ export function runMain(env: Record<string, string>): {
   output: () => string;
   exited: Promise<number | null>;
 } {
-  const nodeArgs = (process.env.SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const nodeArgs = [...NODE_FLAGS, ...(process.env.SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   ensureBuilt();
   const proc = spawn(process.execPath, [...nodeArgs, 'dist/main.js'], {
     cwd: ROOT,

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { MALLOC_ENV } from '../scripts/launch.mjs';
+import { MALLOC_ENV, NODE_FLAGS } from '../scripts/launch.mjs';
 import { freePort, runMain, startServer } from './process.ts';
 import { MODELS_CACHE, scratchDatabase } from './harness.ts';
 import { waitFor } from './wait.ts';
@@ -146,6 +146,8 @@ describe('npm start on Linux: the server in a child with the malloc setting (scr
       const server = Number(children);
       const serverEnv = fs.readFileSync(`/proc/${server}/environ`, 'utf8').split('\0');
       assert.ok(serverEnv.includes(`GLIBC_TUNABLES=${MALLOC_ENV.GLIBC_TUNABLES}`));
+      const serverArgs = fs.readFileSync(`/proc/${server}/cmdline`, 'utf8').split('\0');
+      for (const flag of NODE_FLAGS) assert.ok(serverArgs.includes(flag), `the server runs with ${flag}`);
       launcher.kill('SIGTERM');
       assert.equal(await exited, 0, 'the launcher exits as the server does: cleanly');
       assert.equal(fs.existsSync(`/proc/${server}`), false, 'the server has stopped');
