@@ -13,7 +13,7 @@ import { contextForLlm, agentNote } from './context.ts';
 import { messageText, toMessage } from './messages.shape.ts';
 import { MESSAGE_MEMORIZE, SESSION_SUMMARIZE, SUMMARY_EVERY } from './messages.jobs.ts';
 import type { StoreMessageBody } from './messages.schemas.ts';
-import { SESSION_MESSAGE, SESSION_QUEUED } from './session-events.ts';
+import { SESSION_MESSAGE, SESSION_QUEUED, SESSION_UPDATED } from './session-events.ts';
 import {
   analyzingMemories,
   findSession,
@@ -238,7 +238,11 @@ export function createMessagesService(deps: MessagesDeps) {
     async update(actor: Actor, key: string, patch: { title?: string; metadata?: Record<string, unknown> }) {
       requirePermission(actor, 'write');
       const s = await visibleSession(actor, key);
-      const row = await updateSession(db, s.id, patch);
+      const row = await db.transaction(async (tx) => {
+        const updated = await updateSession(tx, s.id, patch);
+        await deps.publish(tx, { kind: SESSION_UPDATED, organizationId: s.organization_id, sessionId: s.id });
+        return updated;
+      });
       return {
         session_id: row.session_key,
         title: row.title,

@@ -7,3 +7,5 @@ export const SESSION_QUEUED = 'session.queued';
 export const SESSION_MEMORIZED = 'session.memorized';
 export const SESSION_FAILED = 'session.failed';
 export const SESSION_SUMMARIZED = 'session.summarized';
+/** PATCH …: its title (in its status) or metadata changed. */
+export const SESSION_UPDATED = 'session.updated';

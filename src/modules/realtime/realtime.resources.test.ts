@@ -149,6 +149,16 @@ for (const store of testStores) {
       await waitFor(() => s.messages.length === 2);
       assert.equal(s.messages[1].message_count, 4);
       assert.equal(s.messages[1].processing.queued, 4);
+      // So is a change of its title.
+      const patched = await t.app.inject({
+        method: 'PATCH',
+        url: `/v1/messages/sessions/${session}`,
+        headers: { 'x-api-key': t.key },
+        payload: { title: 'Porto trip' },
+      });
+      assert.equal(patched.statusCode, 200, patched.body);
+      await waitFor(() => s.messages.length === 3);
+      assert.equal(s.messages[2].title, 'Porto trip');
       await startWorker();
       assert.equal((await s.closed).code, 1000);
       const last = s.messages.at(-1);
@@ -156,7 +166,7 @@ for (const store of testStores) {
       assert.deepEqual(body(last), await get(`/v1/messages/sessions/${session}/status`));
       const queued = s.messages.map((m) => m.processing.queued + m.processing.analyzing);
       assert.ok(
-        queued.every((n, i) => i < 2 || n <= queued[i - 1]),
+        queued.every((n, i) => i < 3 || n <= queued[i - 1]),
         `work left only shrinks once processing runs: ${queued.join()}`,
       );
       await stopWorker();
@@ -207,6 +217,14 @@ for (const store of testStores) {
           { type: 'error', code: code - 4000, status: 'error' },
         );
         assert.equal(typeof m.error, 'string');
+      }
+      // An id its status route would refuse as malformed is refused before the upgrade, alike.
+      for (const path of ['document', 'session']) {
+        const url = `/ws/memory-status/${path}/${'x'.repeat(300)}`;
+        const res = await t.app.inject({ url, headers: { 'x-api-key': t.key } });
+        assert.equal(res.statusCode, 422, url);
+        assert.deepEqual(Object.keys(res.json()).sort(), ['code', 'details', 'error', 'status']);
+        await assert.rejects(t.app.injectWS(url, { headers: { 'x-api-key': t.key } }), /422/);
       }
       // The owner's key still streams both (and their REST routes agree).
       for (const path of [`/ws/memory-status/document/${upload1}`, '/ws/memory-status/session/ws-private']) {

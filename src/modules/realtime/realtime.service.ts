@@ -62,8 +62,9 @@ const closeCode = (err: unknown) =>
  * Live status streams (`/ws/memory-status/...`). A socket authenticates like an HTTP request
  * (headers, or a first `{"type":"auth", ...}` message), may only watch a memory, batch, document
  * or session its credentials can read (another tenant's id is "not found"), gets the current
- * status at once, then one message per change, and is closed (1000) once the resource settles. Changes arrive
- * as NOTIFYs of committed events from any process; a slow poll covers missed notices.
+ * status at once, then one message per change, and is closed (1000) once the resource settles.
+ * Changes arrive as NOTIFYs of committed events from any process; a slow poll covers missed
+ * notices. What each resource reads, and which events concern it: realtime.sources.ts.
  */
 export function createRealtime(deps: RealtimeDeps) {
   const { db, log } = deps;
