@@ -83,6 +83,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     users,
     namespaces,
     summarizer: summarizerFromConfig(config),
+    publish,
     maxContentBytes: config.MAX_CONTENT_BYTES,
   });
   const documents = createDocumentsModule({
@@ -136,7 +137,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const realtime = createRealtimeModule({
     db,
     log,
-    status: memories.status,
+    status: { memories: memories.status, documents: documents.service, sessions: messages.service },
     authenticate: auth.authenticator.authenticate,
     pollMs: config.WS_POLL_MS,
     authTimeoutMs: config.WS_AUTH_TIMEOUT_MS,
@@ -203,8 +204,9 @@ export function buildWorker(deps: AppDeps): Worker {
     handlers: {
       ...memoryProcessing({ publish, steps: [graph.builder, transform.step] }),
       ...transform.jobs,
-      ...messagesProcessing({ linked: writer, summarizer: summarizerFromConfig(config) }),
+      ...messagesProcessing({ linked: writer, summarizer: summarizerFromConfig(config), publish }),
       ...documentsProcessing({
+        publish,
         writer,
         batches,
         // A thread per document, at background priority; OCR starts in it with the first scanned page.

@@ -19,7 +19,7 @@ for (const store of testStores) {
     after(() => t.close());
 
     it(
-      'prunes old completed jobs, memory events and finished deliveries; ' +
+      'prunes old completed jobs, memory and session events and finished deliveries; ' +
         'keeps dead jobs, batch events and recent rows',
       async () => {
         const config = testConfig({ WORKER_POLL_MS: '50', WEBHOOK_ALLOW_PRIVATE: 'true' });
@@ -31,6 +31,15 @@ for (const store of testStores) {
           external_user_id: 'ret',
         });
         const recent = await addMemory(t, { content: 'A recent memory.', external_user_id: 'ret' });
+        // A session's event (it only routes WebSocket pushes) goes like the memory events.
+        const message = await post(t, '/v1/messages', {
+          session_id: 'ret-chat',
+          role: 'user',
+          content: 'An old message.',
+          external_user_id: 'ret',
+          process_messages: false,
+        });
+        assert.equal(message.statusCode, 200, message.body);
         for (let i = 0; i < 200; i++) {
           const [{ n }] = await t.db.query(`SELECT count(*)::int AS n FROM jobs WHERE status <> 'completed'`);
           if (n === 0) break;
@@ -61,6 +70,8 @@ for (const store of testStores) {
             [id, t.orgId, old, status],
           );
         }
+        const sessionEvents = `SELECT count(*)::int AS n FROM events WHERE kind LIKE 'session.%'`;
+        assert.equal((await t.db.query<{ n: number }>(sessionEvents))[0].n, 1, 'the message was an event');
         const stop = startMaintenance(t.db, testConfig(), log, 60_000);
         await sleep(300);
         stop();
@@ -83,6 +94,7 @@ for (const store of testStores) {
           events.some((e) => e.kind === 'batch.stored'),
           'batch events stay',
         );
+        assert.equal((await t.db.query<{ n: number }>(sessionEvents))[0].n, 0, 'session events are pruned');
         const status = await t.app.inject({
           url: `/v1/memory/batch/status/${batch.json().batch_id}`,
           headers: { 'x-api-key': t.key },

@@ -67,19 +67,21 @@ export async function api(method, path, { query, body, form, key } = {}) {
 }
 
 /**
- * Live status of a batch (or a memory) over the WebSocket: a browser cannot set headers on
- * it, so the key (or access token) goes in the first message (docs/realtime.md). `onStatus` gets each status
- * message; the server closes the socket after the terminal one. Returns a function that stops.
+ * Live status of a batch, document, session (or a memory) over the WebSocket: a browser cannot
+ * set headers on it, so the key (or access token) goes in the first message (docs/realtime.md).
+ * `onStatus` gets each status message — the body of the resource's REST status route; the
+ * server closes the socket once the resource settles. `onError` gets a refusal (the API's error
+ * envelope: 404 for an id these credentials cannot see). Returns a function that stops.
  */
-export function watchStatus(kind, id, onStatus, onClose) {
+export function watchStatus(kind, id, onStatus, onError) {
   const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  const path = kind === 'batch' ? `batch/${encodeURIComponent(id)}` : encodeURIComponent(id);
+  const path = kind === 'memory' ? encodeURIComponent(id) : `${kind}/${encodeURIComponent(id)}`;
   const ws = new WebSocket(`${proto}//${location.host}/ws/memory-status/${path}`);
   ws.onopen = () => ws.send(JSON.stringify(session.authMessage()));
   ws.onmessage = (e) => {
     const msg = JSON.parse(e.data);
     if (msg.type === 'status') onStatus(msg);
+    else if (msg.type === 'error') onError?.(new ApiError(msg.code, msg));
   };
-  ws.onclose = (e) => onClose?.(e.code);
   return () => ws.close();
 }

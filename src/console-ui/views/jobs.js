@@ -1,14 +1,10 @@
 /**
- * Batches, documents and sessions with their status as it changes: a batch over the status
- * WebSocket (pushed by the server), a document and a session by re-reading their status
- * routes until they settle (the WebSocket streams memories and batches only).
+ * Batches, documents and sessions with their status as it changes, each pushed by the server
+ * over the status WebSocket until it settles (docs/realtime.md): no polling.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { api, watchStatus } from '../api.js';
 import { ErrorLine, Field, html } from '../html.js';
-
-/** A document's status that does not change any more. */
-const DONE = new Set(['completed', 'failed', 'cancelled', 'not_found']);
 
 export function Jobs() {
   return html`<section aria-labelledby="jobs-title">
@@ -21,25 +17,19 @@ export function Jobs() {
   </section>`;
 }
 
-/** Re-read `read()` every second until `done(result)`; the latest result, or an error. */
-function usePoll(read, done, key) {
+/** The latest status pushed for `kind` `id` (null: none yet), or the refusal. */
+function useWatch(kind, id) {
   const [state, setState] = useState({ value: null, error: null });
   useEffect(() => {
-    if (!key) return;
-    let stop = false;
-    const tick = async () => {
-      try {
-        const value = await read();
-        if (stop) return;
-        setState({ value, error: null });
-        if (!done(value)) setTimeout(tick, 1000);
-      } catch (error) {
-        if (!stop) setState({ value: null, error });
-      }
-    };
-    void tick();
-    return () => (stop = true);
-  }, [key]);
+    setState({ value: null, error: null });
+    if (!id) return undefined;
+    return watchStatus(
+      kind,
+      id,
+      (value) => setState({ value, error: null }),
+      (error) => setState({ value: null, error }),
+    );
+  }, [kind, id]);
   return state;
 }
 
@@ -96,11 +86,7 @@ function Document() {
   const [user, setUser] = useState('');
   const [upload, setUpload] = useState(null);
   const [error, setError] = useState(null);
-  const poll = usePoll(
-    () => api('GET', `/v1/document/status/${encodeURIComponent(upload)}`),
-    (s) => DONE.has(s.status),
-    upload,
-  );
+  const live = useWatch('document', upload);
   const submit = async (e) => {
     e.preventDefault();
     setError(null);
@@ -114,7 +100,7 @@ function Document() {
       setError(err);
     }
   };
-  const s = poll.value;
+  const s = live.value;
   return html`<form class="card" onSubmit=${submit} aria-labelledby="doc-title">
     <h3 id="doc-title">Document</h3>
     <div class="field">
@@ -123,10 +109,10 @@ function Document() {
     </div>
     <${Field} id="d-user" label="External user id" value=${user} onInput=${(e) => setUser(e.target.value)} />
     <button type="submit">Upload</button>
-    <${ErrorLine} error=${error ?? poll.error} />
+    <${ErrorLine} error=${error ?? live.error} />
     ${
       upload &&
-      html`<div role="status" aria-live="polite" class="status">
+      html`<div role="status" aria-live="polite" class="status" data-upload-id=${upload}>
         <p>Upload <code>${upload}</code>: <strong data-document-status=${s?.status ?? 'waiting'}>${s?.status ?? 'waiting'}</strong></p>
         ${s?.chunks && html`<p>${s.chunks.stored} of ${s.chunks.total} chunks stored</p>`}
       </div>`
@@ -143,16 +129,20 @@ const sessionLine = (st) =>
 function Session() {
   const [id, setId] = useState('');
   const [shown, setShown] = useState(null);
-  const path = `/v1/messages/sessions/${encodeURIComponent(shown)}`;
-  const poll = usePoll(
-    async () => ({
-      status: await api('GET', `${path}/status`),
-      history: await api('GET', path, { query: { limit: 20 } }),
-    }),
-    (v) => !v.status.processing.queued && !v.status.processing.analyzing,
-    shown,
-  );
-  const v = poll.value;
+  const [history, setHistory] = useState({ value: null, error: null });
+  const live = useWatch('session', shown);
+  useEffect(() => setHistory({ value: null, error: null }), [shown]);
+  // Each pushed status may come with new or newly processed messages: the page is read again.
+  useEffect(() => {
+    if (!live.value) return;
+    let stop = false;
+    api('GET', `/v1/messages/sessions/${encodeURIComponent(shown)}`, { query: { limit: 20 } }).then(
+      (value) => !stop && setHistory({ value, error: null }),
+      (error) => !stop && setHistory({ value: null, error }),
+    );
+    return () => (stop = true);
+  }, [live.value]);
+  const v = live.value && history.value ? { status: live.value, history: history.value } : null;
   return html`<form
     class="card"
     onSubmit=${(e) => {
@@ -164,7 +154,7 @@ function Session() {
     <h3 id="session-title">Session</h3>
     <${Field} id="s-id" label="Session id" required value=${id} onInput=${(e) => setId(e.target.value)} />
     <button type="submit">Show session</button>
-    <${ErrorLine} error=${poll.error} />
+    <${ErrorLine} error=${live.error ?? history.error} />
     ${
       v &&
       html`<div role="status" aria-live="polite" class="status">

@@ -1,7 +1,8 @@
 /**
  * The web console in a real browser (Debian's chromium driven by playwright-core) against a real
  * server process, on both stores: sign in with a key, add a memory, search it and see its
- * scores, draw the user's graph, and watch a batch complete over the WebSocket. Screenshots of
+ * scores, draw the user's graph, and watch a batch, a document and a session settle over the status
+ * WebSocket (no status route is polled). Screenshots of
  * each view go to SHOTS (printed as diagnostics) for a person to look at.
  */
 import { after, before, describe, it } from 'node:test';
@@ -102,6 +103,11 @@ for (const [name, open] of Object.entries(stores)) {
         const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
         const errors: string[] = [];
         page.on('pageerror', (e) => errors.push(e.message));
+        // Which status streams the page opens, and which requests it makes (no status polling).
+        const sockets: string[] = [];
+        const requests: string[] = [];
+        page.on('websocket', (ws) => sockets.push(new URL(ws.url()).pathname));
+        page.on('request', (r) => requests.push(`${r.method()} ${new URL(r.url()).pathname}`));
         const shot = async (what: string) => {
           const file = path.join(SHOTS, `${name}-${what}.png`);
           await page.screenshot({ path: file, fullPage: true });
@@ -189,7 +195,20 @@ for (const [name, open] of Object.entries(stores)) {
           await page.getByRole('button', { name: 'Show session' }).click();
           await page.getByText('Book me a table in Porto for Friday.').waitFor();
           await page.getByText(/^2 messages; /).waitFor();
+          // Both messages processed, as pushed by the session's stream.
+          await page.getByText(/^2 messages; .*2 completed/).waitFor({ timeout: 45_000 });
           await shot('5-jobs');
+          const upload = await page.locator('[data-upload-id]').getAttribute('data-upload-id');
+          assert.ok(
+            sockets.includes(`/ws/memory-status/document/${upload}`),
+            `the document is followed over its WebSocket: ${sockets.join(', ')}`,
+          );
+          assert.ok(sockets.includes('/ws/memory-status/session/console-trip'), sockets.join(', '));
+          assert.deepEqual(
+            requests.filter((r) => /^GET \/v1\/(document\/status\/|messages\/sessions\/.*\/status$)/.test(r)),
+            [],
+            'no status route is polled',
+          );
 
           // Namespaces and keys: mint a read key for the default namespace; the key works.
           await openView(page, 'Namespaces and keys');

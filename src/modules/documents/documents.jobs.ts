@@ -12,6 +12,7 @@ import {
   type ParsedDocument,
 } from '../../platform/documents/index.ts';
 import type { Db } from '../../platform/db/index.ts';
+import type { Publish } from '../../platform/events/index.ts';
 import type { JobContext, JobHandler, JobRow } from '../../platform/jobs/index.ts';
 import { ownerActor } from '../../shared/actor.ts';
 import { AppError } from '../../shared/errors.ts';
@@ -23,14 +24,23 @@ import {
   loadFile,
   recordChunks,
   updateUpload,
+  type StepState,
   type UploadRow,
 } from './documents.store.ts';
 
 export const DOCUMENT_PROCESS = 'document.process';
+/**
+ * Events of an upload's own changes (its batch's events report its memories'): they route
+ * WebSocket pushes to the upload's status streams by batch_id, the upload's id (docs/realtime.md).
+ */
+export const DOCUMENT_PROCESSING = 'document.processing';
+export const DOCUMENT_PROGRESS = 'document.progress';
 /** Chunks per embedder call and transaction. */
 const GROUP = 16;
 
 export interface DocumentJobDeps {
+  /** Records the upload's changes as events, in the transaction that makes them. */
+  publish: Publish;
   writer: Pick<MemoryWriter, 'prepareEach' | 'storeAll'>;
   batches: BatchPort;
   /**
@@ -47,6 +57,21 @@ export interface DocumentJobDeps {
 }
 
 const now = () => new Date().toISOString();
+
+/** Change the upload and record the change, at once: a status stream hears of every step. */
+async function change(
+  deps: DocumentJobDeps,
+  db: Db,
+  u: UploadRow,
+  patch: Parameters<typeof updateUpload>[2],
+  steps: Record<string, Partial<StepState>> = {},
+  kind = DOCUMENT_PROGRESS,
+) {
+  await db.transaction(async (tx) => {
+    await updateUpload(tx, u.id, patch, steps);
+    await deps.publish(tx, { kind, organizationId: u.organization_id, batchId: u.id });
+  });
+}
 
 /** A chunk's memory: the upload's shared fields, and where in the document it comes from. */
 function chunkBody(u: UploadRow, c: DocumentChunk): AddMemoryBody {
@@ -84,7 +109,7 @@ async function parse(deps: DocumentJobDeps, ctx: JobContext, u: UploadRow, bytes
     if (Date.now() - lastWrite < 500 && done < total) return; // at most two writes a second
     lastWrite = Date.now();
     writing = writing.then(async () => {
-      await updateUpload(ctx.db, u.id, { total_pages: total }, { parsed: { progress: done / total } });
+      await change(deps, ctx.db, u, { total_pages: total }, { parsed: { progress: done / total } });
       const cur = await getUpload(ctx.db, u.organization_id, u.id);
       if (cur?.status === 'cancelled') stop.abort(new Error('cancelled'));
     });
@@ -165,6 +190,7 @@ async function storeChunks(deps: DocumentJobDeps, ctx: JobContext, u: UploadRow,
       );
       const stored = done.size + g + group.length;
       await updateUpload(tx, u.id, {}, { embedded: { progress: Math.min(1, stored / chunks.length) } });
+      await deps.publish(tx, { kind: DOCUMENT_PROGRESS, organizationId: u.organization_id, batchId: u.id });
       return true;
     });
     if (!stillOn) return false;
@@ -177,11 +203,13 @@ async function run(deps: DocumentJobDeps, job: JobRow, ctx: JobContext) {
   if (!u || u.status === 'cancelled' || u.status === 'completed' || u.status === 'failed') return;
   const bytes = await loadFile(ctx.db, u.id);
   if (!bytes) return; // dropped by a cancel that landed between the reads
-  await updateUpload(
+  await change(
+    deps,
     ctx.db,
-    u.id,
+    u,
     { status: 'processing' },
     { parsed: { status: 'in_progress', started_at: u.steps.parsed?.started_at ?? now(), progress: 0 } },
+    DOCUMENT_PROCESSING,
   );
   let doc;
   try {
@@ -195,13 +223,14 @@ async function run(deps: DocumentJobDeps, job: JobRow, ctx: JobContext) {
   const chunks = chunkDocument(doc, { maxChars: deps.chunkChars, hierarchical: u.options.hierarchical !== false });
   if (!chunks.length) {
     // Pages left out (OCR off) are what the caller needs to see, not just "no text".
-    await updateUpload(ctx.db, u.id, { total_pages: doc.totalPages, skipped_pages: doc.skippedPages });
+    await change(deps, ctx.db, u, { total_pages: doc.totalPages, skipped_pages: doc.skippedPages });
     const skipped = doc.skippedPages.map((p) => `page ${p.page}: ${p.reason}`).join(', ');
     return fail(deps, ctx, u, 'parsed', `empty: no text in the document${skipped ? ` (skipped ${skipped})` : ''}`);
   }
-  await updateUpload(
+  await change(
+    deps,
     ctx.db,
-    u.id,
+    u,
     {
       total_pages: doc.totalPages,
       chunks_total: chunks.length,

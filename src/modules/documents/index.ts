@@ -19,3 +19,6 @@ export function createDocumentsModule(deps: DocumentsDeps & { maxDocumentBytes: 
 export function documentsProcessing(deps: DocumentJobDeps): Record<string, JobHandler> {
   return documentsJobs(deps);
 }
+
+export type { DocumentsService } from './documents.service.ts';
+export { uploadParams } from './documents.schemas.ts';

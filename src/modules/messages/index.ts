@@ -4,6 +4,7 @@
  * writer stores a message's memory in the same transaction that marks the message done.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Publish } from '../../platform/events/index.ts';
 import type { JobHandler } from '../../platform/jobs/index.ts';
 import type { Summarizer } from '../../platform/models/summarizer.ts';
 import type { MemoryWriter } from '../memories/index.ts';
@@ -19,7 +20,11 @@ export function createMessagesModule(deps: MessagesDeps) {
 }
 
 /** The job handlers (the worker's): memorizing queued messages, refreshing summaries. */
-export function messagesProcessing(deps: { linked: MemoryWriter; summarizer: Summarizer }): Record<string, JobHandler> {
+export function messagesProcessing(deps: {
+  linked: MemoryWriter;
+  summarizer: Summarizer;
+  publish: Publish;
+}): Record<string, JobHandler> {
   return messagesJobs(deps);
 }
 
@@ -29,3 +34,5 @@ export const sessionContent = {
   namespace: { deleteIn: deleteNamespaceSessions, detachFrom: detachNamespaceSessions },
 };
 export type { RemovedSessions } from './cascade.store.ts';
+export type { MessagesService } from './messages.service.ts';
+export { sessionParams } from './messages.schemas.ts';

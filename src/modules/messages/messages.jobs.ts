@@ -3,6 +3,7 @@
  * memories (each with metadata.sessionId, its role and time, so search can use neighbouring
  * turns), `session.summarize` refreshes the summaries every SUMMARY_EVERY messages.
  */
+import type { Publish } from '../../platform/events/index.ts';
 import type { JobHandler } from '../../platform/jobs/index.ts';
 import type { Summarizer } from '../../platform/models/summarizer.ts';
 import { ownerActor } from '../../shared/actor.ts';
@@ -18,6 +19,7 @@ import {
   type MessageRow,
 } from './messages.store.ts';
 import type { SessionRow } from './messages.store.ts';
+import { SESSION_FAILED, SESSION_MEMORIZED } from './session-events.ts';
 import { refreshSummaries } from './summaries.ts';
 
 export const MESSAGE_MEMORIZE = 'message.memorize';
@@ -47,7 +49,11 @@ function memoryBody(s: SessionRow, m: MessageRow): AddMemoryBody {
   } as AddMemoryBody;
 }
 
-export function messagesJobs(deps: { linked: MemoryWriter; summarizer: Summarizer }): Record<string, JobHandler> {
+export function messagesJobs(deps: {
+  linked: MemoryWriter;
+  summarizer: Summarizer;
+  publish: Publish;
+}): Record<string, JobHandler> {
   return {
     [MESSAGE_MEMORIZE]: {
       async run(job, ctx) {
@@ -84,16 +90,25 @@ export function messagesJobs(deps: { linked: MemoryWriter; summarizer: Summarize
               rows.flatMap((r, i) => (r instanceof AppError ? [] : [{ id: ready[i].m.id, memoryId: r.id }])),
             );
             for (const r of refused) await markFailed(tx, [r.id], r.error);
+            await deps.publish(tx, { kind: SESSION_MEMORIZED, organizationId: s.organization_id, sessionId: s.id });
           });
         }
       },
       async onDead(job, error, ctx) {
-        await failClaimed(ctx.db, job.id, error.split('\n')[0]);
+        await ctx.db.transaction(async (tx) => {
+          await failClaimed(tx, job.id, error.split('\n')[0]);
+          if (job.organization_id)
+            await deps.publish(tx, {
+              kind: SESSION_FAILED,
+              organizationId: job.organization_id,
+              sessionId: String(job.payload.session_id),
+            });
+        });
       },
     },
     [SESSION_SUMMARIZE]: {
       async run(job, ctx) {
-        await refreshSummaries(ctx.db, deps.summarizer, String(job.payload.session_id));
+        await refreshSummaries(ctx.db, deps.summarizer, deps.publish, String(job.payload.session_id));
       },
     },
   };

@@ -1,4 +1,5 @@
 import type { Db } from '../../platform/db/index.ts';
+import type { Publish } from '../../platform/events/index.ts';
 import { enqueueAll, type NewJob } from '../../platform/jobs/index.ts';
 import { SummarizerError, type Summarizer } from '../../platform/models/summarizer.ts';
 import { mayAccessOwned, requireOwnOrganization, requirePermission, type Actor } from '../../shared/actor.ts';
@@ -12,7 +13,9 @@ import { contextForLlm, agentNote } from './context.ts';
 import { messageText, toMessage } from './messages.shape.ts';
 import { MESSAGE_MEMORIZE, SESSION_SUMMARIZE, SUMMARY_EVERY } from './messages.jobs.ts';
 import type { StoreMessageBody } from './messages.schemas.ts';
+import { SESSION_MESSAGE, SESSION_QUEUED, SESSION_UPDATED } from './session-events.ts';
 import {
+  analyzingMemories,
   findSession,
   insertMessage,
   listMessages,
@@ -32,6 +35,8 @@ export interface MessagesDeps {
   users: OwnerDirectory & Parameters<typeof requireSelf>[0];
   namespaces: Pick<NamespaceAccess, 'resolveWriteNamespace'>;
   summarizer: Summarizer;
+  /** Records a session's changes as events, in the transaction that makes them (its status streams). */
+  publish: Publish;
   maxContentBytes: number;
 }
 
@@ -68,6 +73,27 @@ export function createMessagesService(deps: MessagesDeps) {
     const s = await findSession(db, actor.organizationId, key);
     if (!s || !mayAccessOwned(actor, s)) throw notFound(`Session ${key}`);
     return s;
+  }
+
+  async function statusOf(s: SessionRow) {
+    const { counts, errors } = await stateCounts(db, s.id);
+    const processing = { unprocessed: 0, queued: 0, analyzing: 0, completed: 0, failed: 0 };
+    for (const c of counts) {
+      const m = toMessage({ state: c.state, memory_status: c.memory_status } as MessageRow, '');
+      processing[m.processing_status] += c.n;
+    }
+    return {
+      session_id: s.session_key,
+      title: s.title,
+      message_count: s.message_count,
+      processing,
+      errors: errors.map((e) => ({ objectId: e.id, error: e.error })),
+      summarized_count: s.summarized_count,
+      last_summary_at: iso(s.summaries_updated_at) ?? null,
+      summary_error: s.summary_error,
+      created_at: iso(s.created_at)!,
+      updated_at: iso(s.updated_at)!,
+    };
   }
 
   return {
@@ -132,6 +158,7 @@ export function createMessagesService(deps: MessagesDeps) {
         if (seq % SUMMARY_EVERY === 0)
           jobs.push({ kind: SESSION_SUMMARIZE, organizationId: actor.organizationId, payload });
         if (jobs.length) await enqueueAll(tx, jobs);
+        await deps.publish(tx, { kind: SESSION_MESSAGE, organizationId: actor.organizationId, sessionId: session.id });
         return { session, message };
       });
       return toMessage(message, session.session_key);
@@ -160,7 +187,8 @@ export function createMessagesService(deps: MessagesDeps) {
       requirePermission(actor, 'read');
       let s = await visibleSession(actor, key);
       const fromCache = s.summaries !== null && s.summarized_count >= s.message_count;
-      if (!fromCache) s = (await refreshSummaries(db, deps.summarizer, s.id).catch(summarizerFailed)) ?? s;
+      if (!fromCache)
+        s = (await refreshSummaries(db, deps.summarizer, deps.publish, s.id).catch(summarizerFailed)) ?? s;
       if (!s.summaries) throw new AppError(409, `Session ${key} has no messages to summarise yet`);
       return {
         session_id: s.session_key,
@@ -174,25 +202,19 @@ export function createMessagesService(deps: MessagesDeps) {
     /** GET …/status */
     async status(actor: Actor, key: string) {
       requirePermission(actor, 'read');
+      return statusOf(await visibleSession(actor, key));
+    },
+
+    /**
+     * The status as GET …/status answers it, with what a live stream of it listens for: the
+     * session's own events (by its id) and those of the memories its messages are becoming
+     * (the analyzing ones: the others change only by a new message or a re-queue, both session events).
+     */
+    async live(actor: Actor, key: string) {
+      requirePermission(actor, 'read');
       const s = await visibleSession(actor, key);
-      const { counts, errors } = await stateCounts(db, s.id);
-      const processing = { unprocessed: 0, queued: 0, analyzing: 0, completed: 0, failed: 0 };
-      for (const c of counts) {
-        const m = toMessage({ state: c.state, memory_status: c.memory_status } as MessageRow, '');
-        processing[m.processing_status] += c.n;
-      }
-      return {
-        session_id: s.session_key,
-        title: s.title,
-        message_count: s.message_count,
-        processing,
-        errors: errors.map((e) => ({ objectId: e.id, error: e.error })),
-        summarized_count: s.summarized_count,
-        last_summary_at: iso(s.summaries_updated_at) ?? null,
-        summary_error: s.summary_error,
-        created_at: iso(s.created_at)!,
-        updated_at: iso(s.updated_at)!,
-      };
+      const [status, memoryIds] = await Promise.all([statusOf(s), analyzingMemories(db, s.id)]);
+      return { status, sessionId: s.id, memoryIds };
     },
 
     /** POST …/process: queue what is not a memory yet (stored with process_messages false, or failed). */
@@ -201,10 +223,12 @@ export function createMessagesService(deps: MessagesDeps) {
       const s = await visibleSession(actor, key);
       const ids = await db.transaction(async (tx) => {
         const queued = await queueUnprocessed(tx, s.id);
-        if (queued.length)
+        if (queued.length) {
           await enqueueAll(tx, [
             { kind: MESSAGE_MEMORIZE, organizationId: s.organization_id, payload: { session_id: s.id } },
           ]);
+          await deps.publish(tx, { kind: SESSION_QUEUED, organizationId: s.organization_id, sessionId: s.id });
+        }
         return queued;
       });
       return { session_id: s.session_key, queued: ids.length, message_ids: ids };
@@ -214,7 +238,11 @@ export function createMessagesService(deps: MessagesDeps) {
     async update(actor: Actor, key: string, patch: { title?: string; metadata?: Record<string, unknown> }) {
       requirePermission(actor, 'write');
       const s = await visibleSession(actor, key);
-      const row = await updateSession(db, s.id, patch);
+      const row = await db.transaction(async (tx) => {
+        const updated = await updateSession(tx, s.id, patch);
+        await deps.publish(tx, { kind: SESSION_UPDATED, organizationId: s.organization_id, sessionId: s.id });
+        return updated;
+      });
       return {
         session_id: row.session_key,
         title: row.title,

@@ -139,6 +139,16 @@ export async function stateCounts(db: Queryable, sessionId: string) {
   return { counts, errors };
 }
 
+/** The memories of the session's messages whose processing is still running (their messages are analyzing). */
+export async function analyzingMemories(db: Queryable, sessionId: string): Promise<string[]> {
+  const rows = await db.query<{ id: string }>(
+    `SELECT mem.id FROM chat_messages m JOIN memories mem ON mem.id = m.memory_id
+     WHERE m.session_id = $1 AND m.state = 'stored' AND mem.status IN ('quick_saved', 'processing')`,
+    [sessionId],
+  );
+  return rows.map((r) => r.id);
+}
+
 /**
  * Claim for job `jobId` the session's oldest messages waiting to become memories, with those
  * it claimed before (a rerun after its worker died). Another job running for the same session

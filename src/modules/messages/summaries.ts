@@ -4,7 +4,9 @@
  * whole session: a refresh reads at most the last MEDIUM_WINDOW messages and the new ones.
  */
 import type { Db } from '../../platform/db/index.ts';
+import type { Publish } from '../../platform/events/index.ts';
 import type { ConversationSummary, Summarizer, SummaryTurn } from '../../platform/models/summarizer.ts';
+import { SESSION_SUMMARIZED } from './session-events.ts';
 import { messageRange, saveSummaries, saveSummaryError, sessionById, type MessageRow } from './messages.store.ts';
 
 /** The short-term summary covers the last 15 messages, the medium-term about the last 100. */
@@ -26,11 +28,13 @@ const turn = (m: MessageRow): SummaryTurn => ({
 /**
  * Summarise session `sessionId` up to its current last message and store the result; the
  * session as stored afterwards (null if it is gone). A summarizer failure is recorded on the
- * session (status shows it) and rethrown, so a job retries it.
+ * session (status shows it) and rethrown, so a job retries it. Either is recorded with an event
+ * (the session's status streams).
  */
-export async function refreshSummaries(db: Db, summarizer: Summarizer, sessionId: string) {
+export async function refreshSummaries(db: Db, summarizer: Summarizer, publish: Publish, sessionId: string) {
   const s = await sessionById(db, sessionId);
   if (!s || s.message_count === 0) return s;
+  const event = { kind: SESSION_SUMMARIZED, organizationId: s.organization_id, sessionId: s.id };
   const previous = (s.summaries as ConversationSummary | null) ?? undefined;
   const upTo = Math.min(s.message_count, s.summarized_count + MAX_NEW);
   if (previous && upTo <= s.summarized_count) return s;
@@ -46,9 +50,14 @@ export async function refreshSummaries(db: Db, summarizer: Summarizer, sessionId
       previous,
       title: s.title ?? undefined,
     });
-    await saveSummaries(db, s.id, summary, upTo);
+    await db.transaction(async (tx) => {
+      if (await saveSummaries(tx, s.id, summary, upTo)) await publish(tx, event);
+    });
   } catch (err) {
-    await saveSummaryError(db, s.id, err instanceof Error ? err.message : String(err));
+    await db.transaction(async (tx) => {
+      await saveSummaryError(tx, s.id, err instanceof Error ? err.message : String(err));
+      await publish(tx, event);
+    });
     throw err;
   }
   return sessionById(db, s.id);

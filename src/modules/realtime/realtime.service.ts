@@ -2,9 +2,19 @@ import type { Db } from '../../platform/db/index.ts';
 import type { Logger } from '../../platform/log.ts';
 import { EVENTS_CHANNEL, type EventNotice } from '../../platform/events/index.ts';
 import type { Actor } from '../../shared/actor.ts';
+import { envelope } from '../../platform/http/errors.ts';
 import { AppError } from '../../shared/errors.ts';
 import { readCredentials } from '../auth/index.ts';
-import type { MemoryStatusService } from '../memories/index.ts';
+import {
+  concerns,
+  statusReader,
+  type Reading,
+  type Resource,
+  type Routes,
+  type StatusPorts,
+} from './realtime.sources.ts';
+
+export type { Resource, StatusPorts } from './realtime.sources.ts';
 
 /** The slice of a `ws` WebSocket the hub uses (tests and the route pass the real one). */
 export interface StatusSocket {
@@ -16,7 +26,6 @@ export interface StatusSocket {
   once(event: 'message', fn: (data: Buffer) => void): unknown;
 }
 
-export type Resource = 'memory' | 'batch';
 type Headers = Record<string, string | string[] | undefined>;
 
 interface Watcher {
@@ -24,6 +33,8 @@ interface Watcher {
   resource: Resource;
   id: string;
   socket: StatusSocket;
+  /** The ids of the events that concern it, as of its latest read (a session's memories change). */
+  routes: Routes;
   last: string;
   /** Pushes of one watcher run one at a time; a notice arriving meanwhile schedules one more. */
   running: boolean;
@@ -34,7 +45,7 @@ interface Watcher {
 export interface RealtimeDeps {
   db: Db;
   log: Logger;
-  status: MemoryStatusService;
+  status: StatusPorts;
   authenticate(headers: Headers): Promise<Actor>;
   /** Re-read interval, in case a NOTIFY was missed (reconnects). */
   pollMs: number;
@@ -47,17 +58,17 @@ const OPEN = 1;
 const closeCode = (err: unknown) =>
   err instanceof AppError && err.code >= 400 && err.code < 500 ? 4000 + err.code : 1011;
 
-const TERMINAL = new Set(['completed', 'failed', 'partial']);
-
 /**
  * Live status streams (`/ws/memory-status/...`). A socket authenticates like an HTTP request
- * (headers, or a first `{"type":"auth", ...}` message), may only watch a memory or batch its
- * credentials can read (another tenant's id is "not found"), gets the current status at once,
- * then one message per change, and is closed (1000) after the terminal status. Changes arrive
- * as NOTIFYs of committed events from any process; a slow poll covers missed notices.
+ * (headers, or a first `{"type":"auth", ...}` message), may only watch a memory, batch, document
+ * or session its credentials can read (another tenant's id is "not found"), gets the current
+ * status at once, then one message per change, and is closed (1000) once the resource settles.
+ * Changes arrive as NOTIFYs of committed events from any process; a slow poll covers missed
+ * notices. What each resource reads, and which events concern it: realtime.sources.ts.
  */
 export function createRealtime(deps: RealtimeDeps) {
-  const { db, log, status } = deps;
+  const { db, log } = deps;
+  const read = statusReader(deps.status);
   const watchers = new Set<Watcher>();
   let listening: Promise<() => Promise<void>> | null = null;
 
@@ -73,31 +84,18 @@ export function createRealtime(deps: RealtimeDeps) {
     const notices = Array.isArray(parsed) ? parsed : [parsed];
     // A watcher is pushed once per notification, however many of its notices it carries.
     for (const w of watchers) {
-      const hit = notices.some(
-        (n) =>
-          w.actor.organizationId === n.organization_id &&
-          ((w.resource === 'memory' && w.id === n.memory_id) || (w.resource === 'batch' && w.id === n.batch_id)),
-      );
+      const hit = notices.some((n) => w.actor.organizationId === n.organization_id && concerns(w.routes, n));
       if (hit) void push(w);
     }
   }
 
-  async function read(w: Pick<Watcher, 'actor' | 'resource' | 'id'>) {
-    if (w.resource === 'memory') {
-      const view = await status.memory(w.actor, w.id);
-      return { type: 'status', resource: 'memory', ...view };
-    }
-    // The per-memory list can hold a thousand rows: a push carries the summary only.
-    const { memories: _all, ...summary } = await status.batch(w.actor, w.id);
-    return { type: 'status', resource: 'batch', ...summary };
-  }
-
-  function send(w: Watcher, message: { processing_status: string }): void {
-    const text = JSON.stringify(message);
+  function send(w: Watcher, reading: Reading): void {
+    w.routes = reading.routes;
+    const text = JSON.stringify(reading.message);
     if (text === w.last || w.socket.readyState !== OPEN) return;
     w.last = text;
     w.socket.send(text);
-    if (TERMINAL.has(message.processing_status)) finish(w, 1000, 'done');
+    if (reading.settled) finish(w, 1000, 'done');
   }
 
   async function push(w: Watcher): Promise<void> {
@@ -109,10 +107,10 @@ export function createRealtime(deps: RealtimeDeps) {
     try {
       do {
         w.again = false;
-        send(w, await read(w));
+        send(w, await read(w.actor, w.resource, w.id));
       } while (w.again && watchers.has(w));
     } catch (err) {
-      // The memory was deleted (404) or the key revoked meanwhile: tell the client and stop.
+      // The resource was deleted (404) or the key revoked meanwhile: tell the client and stop.
       fail(w.socket, err);
       finish(w, closeCode(err), 'error');
     } finally {
@@ -131,7 +129,8 @@ export function createRealtime(deps: RealtimeDeps) {
     if (!(err instanceof AppError)) log.error({ err }, 'websocket status stream failed');
     if (socket.readyState === OPEN)
       socket.send(
-        JSON.stringify({ type: 'error', code: e.code, status: 'error', error: e.message, details: e.details }),
+        // The HTTP error envelope's fields (details null when there are none), after the type.
+        JSON.stringify({ type: 'error', ...envelope(e.code, e.message, e.details) }),
       );
   }
 
@@ -186,13 +185,14 @@ export function createRealtime(deps: RealtimeDeps) {
           throw err;
         });
         await listening;
-        const first = await read({ actor, resource, id });
+        const first = await read(actor, resource, id);
         if (closed) return;
         const w: Watcher = {
           actor,
           resource,
           id,
           socket,
+          routes: first.routes,
           last: '',
           running: false,
           again: false,

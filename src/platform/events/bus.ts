@@ -14,6 +14,8 @@ export interface EventNotice {
   kind: string;
   memory_id: string | null;
   batch_id: string | null;
+  /** A chat session's own id (its events: docs/realtime.md), else null. */
+  session_id: string | null;
 }
 
 export interface NewEvent {
@@ -21,6 +23,7 @@ export interface NewEvent {
   organizationId: string;
   memoryId?: string | null;
   batchId?: string | null;
+  sessionId?: string | null;
   payload?: Record<string, unknown>;
 }
 
@@ -35,8 +38,11 @@ export interface Publish {
   all(tx: Queryable, events: NewEvent[]): Promise<EventRow[]>;
 }
 
-/** pg_notify payloads stay under PostgreSQL's 8000-byte limit; notices are ~200 bytes. */
-const NOTICES_PER_NOTIFY = 30;
+/**
+ * pg_notify payloads stay under PostgreSQL's 8000-byte limit: a notice with every id set is
+ * about 275 bytes (five 36-character ids, the kind, json_build_object's spacing).
+ */
+const NOTICES_PER_NOTIFY = 25;
 
 /**
  * The event bus (house rule 8): writers record what happened; subscribers decide the side
@@ -55,6 +61,7 @@ export function createEventPublisher(subscribers: EventSubscriber[] = []): Publi
         kind: e.kind,
         memory_id: e.memoryId ?? null,
         batch_id: e.batchId ?? null,
+        session_id: e.sessionId ?? null,
         payload: e.payload ?? {},
       })),
       { channel: EVENTS_CHANNEL, perNotify: NOTICES_PER_NOTIFY },

@@ -6,11 +6,12 @@ export interface EventRow {
   kind: string;
   memory_id: string | null;
   batch_id: string | null;
+  session_id: string | null;
   payload: Record<string, unknown>;
   created_at: Date;
 }
 
-const COLUMNS = 'id, organization_id, kind, memory_id, batch_id, payload, created_at';
+const COLUMNS = 'id, organization_id, kind, memory_id, batch_id, session_id, payload, created_at';
 
 /** Where {@link insertEvents} announces what it recorded: a NOTIFY channel, `perNotify` notices to a notification. */
 export interface Announce {
@@ -22,7 +23,7 @@ export interface Announce {
  * Insert events in one statement; returns the ones recorded, in the order given (an event
  * that already exists, by the once-per-subject unique indexes, is skipped). With `announce`,
  * the same statement NOTIFYs each recorded event's routing fields (id, organization_id, kind,
- * memory_id, batch_id): one object, or a JSON array of up to `perNotify` of them per
+ * memory_id, batch_id, session_id): one object, or a JSON array of up to `perNotify` of them per
  * notification (payloads must stay under PostgreSQL's 8000 bytes). NOTIFY is delivered on
  * commit, so a listener never hears of a change it cannot read yet.
  */
@@ -38,12 +39,13 @@ export async function insertEvents(
     es.map((e) => e.kind),
     es.map((e) => e.memory_id),
     es.map((e) => e.batch_id),
+    es.map((e) => e.session_id),
     es.map((e) => JSON.stringify(e.payload)),
   ];
-  const insert = `INSERT INTO events (id, organization_id, kind, memory_id, batch_id, payload)
-     SELECT e.id, e.org, e.kind, e.memory_id, e.batch_id, e.payload::jsonb
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) WITH ORDINALITY
-          AS e(id, org, kind, memory_id, batch_id, payload, n)
+  const insert = `INSERT INTO events (id, organization_id, kind, memory_id, batch_id, session_id, payload)
+     SELECT e.id, e.org, e.kind, e.memory_id, e.batch_id, e.session_id, e.payload::jsonb
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) WITH ORDINALITY
+          AS e(id, org, kind, memory_id, batch_id, session_id, payload, n)
      ORDER BY e.n
      ON CONFLICT DO NOTHING RETURNING ${COLUMNS}`;
   let sql = insert;
@@ -54,11 +56,11 @@ export async function insertEvents(
     sql = `WITH ins AS (${insert}),
      notices AS (
        SELECT json_build_object('id', id, 'organization_id', organization_id, 'kind', kind,
-                                'memory_id', memory_id, 'batch_id', batch_id)::text AS j,
-              (row_number() OVER () - 1) / $8::int AS part
+                                'memory_id', memory_id, 'batch_id', batch_id, 'session_id', session_id)::text AS j,
+              (row_number() OVER () - 1) / $9::int AS part
        FROM ins
      ), sent AS (
-       SELECT pg_notify($7, CASE WHEN count(*) = 1 THEN min(j) ELSE '[' || string_agg(j, ',') || ']' END)
+       SELECT pg_notify($8, CASE WHEN count(*) = 1 THEN min(j) ELSE '[' || string_agg(j, ',') || ']' END)
        FROM notices GROUP BY part
      )
      SELECT ins.*, (SELECT count(*) FROM sent) AS notified FROM ins`;
@@ -91,14 +93,16 @@ export async function hasBatchEvent(
 }
 
 /**
- * Delete memory events older than `days` (retention); returns how many went. Batch events stay:
- * one or two per batch, and batch status reads `batch.stored`.
+ * Delete memory, document and session events older than `days` (retention); returns how many
+ * went. The last two only route WebSocket pushes (docs/realtime.md). Batch events stay: one or
+ * two per batch, and batch status reads `batch.stored`.
  */
 export async function pruneEvents(db: Queryable, days: number): Promise<number> {
   const [{ n }] = await db.query<{ n: number }>(
     `WITH d AS (
        DELETE FROM events
-       WHERE kind LIKE 'memory.%' AND created_at < now() - $1 * interval '1 day' RETURNING 1
+       WHERE (kind LIKE 'memory.%' OR kind LIKE 'document.%' OR kind LIKE 'session.%')
+         AND created_at < now() - $1 * interval '1 day' RETURNING 1
      )
      SELECT count(*)::int AS n FROM d`,
     [days],
