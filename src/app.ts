@@ -152,6 +152,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     rateLimit: { max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS },
     docs: config.DOCS_ENABLED,
     version: VERSION,
+    idempotency: { db },
   });
   // Models built here are this app's to end (a process passing its own ends them itself).
   if (!deps.models) app.addHook('onClose', () => models.close());

@@ -45,6 +45,7 @@ export function memoriesRoutes(memories: MemoriesService, omoBodies?: OmoBodies)
     app.post(
       '/v1/memory',
       {
+        config: { idempotent: true },
         // Before validation: an OMO body (isOmo) becomes the memory item the schema below then checks.
         preValidation: async (req) => {
           if ((req.query as { format?: unknown }).format !== 'omo' || !isOmo(req.body)) return;
@@ -72,6 +73,7 @@ export function memoriesRoutes(memories: MemoriesService, omoBodies?: OmoBodies)
     app.post(
       '/v1/memory/batch',
       {
+        config: { idempotent: true },
         schema: {
           tags,
           summary: 'Add memories in a batch',
