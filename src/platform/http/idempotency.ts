@@ -4,7 +4,7 @@
  *
  * - the header is added to the route's schema (validated: 1–255 printable ASCII characters, and
  *   documented in the OpenAPI document with the 409 it may answer);
- * - before the handler (after authentication, validation and the rate limit), the key is claimed
+ * - before the handler (after authentication and validation), the key is claimed
  *   in the caller's scope (organization, credential namespace, key) by one INSERT: the winner
  *   runs the handler, a request finding the key answered replays that answer
  *   (`Idempotent-Replayed: true`), finding it still running is a 409, and with another request
