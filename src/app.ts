@@ -127,11 +127,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const userAdmin = createUsersModule({
     db,
     namespaces,
-    content: { ...memories.userContent, deleteUserSessions: sessionContent.deleteUserSessions },
+    content: {
+      ...memories.userContent,
+      deleteUserSessions: sessionContent.deleteUserSessions,
+      deleteUserDocuments: documents.content.deleteUserDocuments,
+    },
   });
   const namespaceAdmin = createNamespacesModule({
     db,
-    content: { memories: memories.namespaceContent, graph: graph.namespaceContent, sessions: sessionContent.namespace },
+    content: {
+      memories: memories.namespaceContent,
+      graph: graph.namespaceContent,
+      sessions: sessionContent.namespace,
+      documents: { deleteIn: documents.content.deleteIn },
+    },
   });
   const realtime = createRealtimeModule({
     db,
