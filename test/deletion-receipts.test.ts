@@ -467,6 +467,31 @@ for (const store of testStores) {
       assert.deepEqual(await controlPrint(control), controlBefore, 'the control subject is untouched');
     });
 
+    it('DELETE /v1/namespace/{id}?delete_memories=false: memories kept (detached) with their batches', async () => {
+      const ns = await makeNamespace(t.db, t.orgId);
+      const [s] = await seed(ns);
+      const kept = await footprint(t.db, t.orgId, { memoryIds: s.memoryIds, uploadIds: [s.uploadId] });
+      const batchEvents = async () =>
+        (await t.db.query('SELECT 1 FROM events WHERE batch_id = $1', [s.uploadId])).length;
+      const eventsBefore = await batchEvents();
+      assert.ok(eventsBefore > 0);
+      const res = await call('DELETE', `/v1/namespace/${ns}?delete_memories=false`);
+      assert.equal(res.statusCode, 200, res.body);
+      const body = res.json();
+      assert.equal(body.cascade.memories_detached, s.memoryIds.length);
+      assert.equal(body.deleted.memories, 0);
+      assert.equal(body.deleted.chunks, 0);
+      assert.equal(body.deleted.documents, 1, 'the upload record goes with the namespace row');
+      assert.equal(body.deleted.graph_schemas, 1);
+      const after = await footprint(t.db, t.orgId, { memoryIds: s.memoryIds });
+      for (const k of ['memories', 'chunks', 'vectors'] as const) assert.equal(after[k], kept[k], k);
+      assert.equal(await batchEvents(), eventsBefore, "the kept memories' batch keeps its events");
+      const moved = await t.db.query('SELECT 1 FROM memories WHERE id = ANY($1) AND namespace_id IS NULL', [
+        s.memoryIds,
+      ]);
+      assert.equal(moved.length, s.memoryIds.length);
+    });
+
     it('DELETE /v1/document/{id}?delete_memories=true: a finished upload with its memories and records', async () => {
       const [s, control] = await seed(null, null);
       const controlBefore = await controlPrint(control);

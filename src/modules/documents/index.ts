@@ -7,7 +7,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Queryable } from '../../platform/db/index.ts';
 import type { JobHandler } from '../../platform/jobs/index.ts';
 import { receipt } from '../../shared/receipt.ts';
-import { purgeBatchRecords } from '../memories/index.ts';
+import { purgeEmptyBatches } from '../memories/index.ts';
 import { purgeUploads } from './documents.store.ts';
 import { documentsJobs, type DocumentJobDeps } from './documents.jobs.ts';
 import { documentsRoutes } from './documents.routes.ts';
@@ -24,10 +24,10 @@ export function createDocumentsModule(deps: DocumentsDeps & { maxDocumentBytes: 
   };
 }
 
-/** Uploads matching `where`, with their batches' events (their memories are deleted before). */
+/** Uploads matching `where`, with the events of their batches no memory is left of (deleted before). */
 async function purge(tx: Queryable, org: string, where: string, params: unknown[]) {
   const uploads = await purgeUploads(tx, org, where, params);
-  const batch = await purgeBatchRecords(tx, org, uploads.ids);
+  const batch = await purgeEmptyBatches(tx, org, uploads.ids);
   return receipt(uploads.receipt, { events: batch.events, webhook_deliveries: batch.deliveries, jobs: batch.jobs });
 }
 

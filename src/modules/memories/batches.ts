@@ -8,7 +8,7 @@ import type { Publish } from '../../platform/events/index.ts';
 import type { WebhookRequest, Webhooks } from '../webhooks/index.ts';
 import { BATCH_COMPLETED, BATCH_STORED, batchStored } from './memory-events.ts';
 import { deleteBatchMemories } from './memories.store.ts';
-import { purgeBatchRecords } from './purge.store.ts';
+import { purgeEmptyBatches } from './purge.store.ts';
 import { batchProgress, lockBatch } from './status.store.ts';
 
 export function createBatchPort(deps: { publish: Publish; webhooks: Pick<Webhooks, 'subscribe'> }) {
@@ -50,8 +50,8 @@ export function createBatchPort(deps: { publish: Publish; webhooks: Pick<Webhook
     /** Delete the batch's memories with what hangs off them; the deletion receipt's counts. */
     deleteMemories: deleteBatchMemories,
 
-    /** Delete the events and webhook deliveries of batches that are gone (a deleted upload's). */
-    purgeRecords: purgeBatchRecords,
+    /** Delete the events and webhook deliveries of batches that are gone (a deleted upload's, its memories deleted). */
+    purgeRecords: purgeEmptyBatches,
   };
 }
 

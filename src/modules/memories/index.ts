@@ -85,7 +85,7 @@ export type { ProcessingStep } from './memories.jobs.ts';
 export type { MemoryWriter, PreparedMemory } from './writer.ts';
 export type { OmoBodies } from './memories.routes.ts';
 export type { BatchPort } from './batches.ts';
-export { purgeBatchRecords } from './purge.store.ts';
+export { purgeEmptyBatches } from './purge.store.ts';
 export type { BatchProgress } from './status.store.ts';
 export type { MemoryStatusService } from './status.service.ts';
 export { parseListQuery, type ListingService } from './listing.service.ts';

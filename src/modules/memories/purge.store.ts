@@ -97,9 +97,10 @@ export async function purgeMemories(
 
 /**
  * A batch none of whose memories is left, and which is no document upload (the upload keeps its
- * own batch record until it is deleted): its batch events and webhook delivery go too.
+ * own batch record until it is deleted): its batch events and webhook delivery go too. A batch
+ * whose memories were kept (a namespace deleted with delete_memories=false) keeps its records.
  */
-async function purgeEmptyBatches(tx: Queryable, organizationId: string, batches: string[]) {
+export async function purgeEmptyBatches(tx: Queryable, organizationId: string, batches: string[]) {
   if (batches.length === 0) return { events: 0, deliveries: 0, jobs: 0 };
   const [{ empty }] = await tx.query<{ empty: string[] }>(
     `SELECT coalesce(array_agg(b), '{}') AS empty FROM unnest($2::text[]) AS b
