@@ -128,11 +128,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const userAdmin = createUsersModule({
     db,
     namespaces,
-    content: { ...memories.userContent, deleteUserSessions: sessionContent.deleteUserSessions },
+    content: {
+      ...memories.userContent,
+      deleteUserSessions: sessionContent.deleteUserSessions,
+      deleteUserDocuments: documents.content.deleteUserDocuments,
+    },
   });
   const namespaceAdmin = createNamespacesModule({
     db,
-    content: { memories: memories.namespaceContent, graph: graph.namespaceContent, sessions: sessionContent.namespace },
+    content: {
+      memories: memories.namespaceContent,
+      graph: graph.namespaceContent,
+      sessions: sessionContent.namespace,
+      documents: { deleteIn: documents.content.deleteIn },
+    },
   });
   const realtime = createRealtimeModule({
     db,
@@ -153,6 +162,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     rateLimit: { max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS },
     docs: config.DOCS_ENABLED,
     version: VERSION,
+    idempotency: { db },
   });
   // Models built here are this app's to end (a process passing its own ends them itself).
   if (!deps.models) app.addHook('onClose', () => models.close());

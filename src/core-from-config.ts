@@ -10,6 +10,7 @@ import type { Actor } from './shared/actor.ts';
 import { createGraphModule } from './modules/graph/index.ts';
 import { createMemoriesModule } from './modules/memories/index.ts';
 import { sessionContent } from './modules/messages/index.ts';
+import { documentContent } from './modules/documents/index.ts';
 import { namespaceAccess } from './modules/namespaces/index.ts';
 import { omoMemoryBodies } from './modules/portability/index.ts';
 import { createSchemasModule } from './modules/schemas/index.ts';
@@ -52,7 +53,10 @@ export function graphFromConfig({ config, db, log }: CoreDeps, models: Models) {
   return { schemas, graph };
 }
 
-/** The memories module over the app's (or the worker's) events, webhooks and graph; user deletions reach sessions. */
+/**
+ * The memories module over the app's (or the worker's) events, webhooks and graph; delete-all
+ * reaches sessions and documents.
+ */
 export function memoriesFromConfig(
   { config, db, log }: CoreDeps,
   models: Models,
@@ -79,6 +83,7 @@ export function memoriesFromConfig(
       return parts.graph.planFor(q, actor, policy, budget);
     },
     sessions: sessionContent,
+    documents: documentContent,
     // POST /v1/memory?format=omo: an Open Memory Object body, mapped as an OMO import maps one.
     omoBodies: omoMemoryBodies({ db, users: userDirectory, namespaces: namespaceAccess }),
   });

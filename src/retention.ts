@@ -6,6 +6,7 @@ import { pruneCompletedJobs } from './platform/jobs/index.ts';
 import { pruneTombstones } from './modules/portability/index.ts';
 import { pruneDeliveries } from './modules/webhooks/index.ts';
 import { pruneTelemetry } from './modules/telemetry/index.ts';
+import { pruneIdempotencyKeys } from './platform/http/idempotency.store.ts';
 import { autovacuumPass, needsOwnAutovacuum } from './platform/db/vacuum.ts';
 
 const HOUR = 3_600_000;
@@ -15,7 +16,8 @@ const AUTOVACUUM_MS = 10_000;
 /**
  * Retention, run by every worker process once an hour (the deletes are idempotent, so several
  * workers doing it is harmless): completed jobs, memory lifecycle events, finished webhook
- * deliveries, telemetry events and sync tombstones past their retention. Without it those tables grow forever.
+ * deliveries, telemetry events, sync tombstones and Idempotency-Key answers (24 h) past their
+ * retention. Without it those tables grow forever.
  * On a store without autovacuum (PGlite, or a server with it switched off), every
  * `autovacuumMs` (not at start-up), the tables that changed enough since their last vacuum or
  * analyse get one, as autovacuum would do.
@@ -34,8 +36,9 @@ export function startMaintenance(
       const deliveries = await pruneDeliveries(db, config.EVENTS_RETENTION_DAYS);
       const telemetry = await pruneTelemetry(db, config.TELEMETRY_RETENTION_DAYS);
       const tombstones = await pruneTombstones(db, config.SYNC_TOMBSTONE_RETENTION_DAYS);
-      if (jobs + events + deliveries + telemetry + tombstones)
-        log.info({ jobs, events, deliveries, telemetry, tombstones }, 'retention: pruned');
+      const idempotencyKeys = await pruneIdempotencyKeys(db);
+      if (jobs + events + deliveries + telemetry + tombstones + idempotencyKeys)
+        log.info({ jobs, events, deliveries, telemetry, tombstones, idempotencyKeys }, 'retention: pruned');
     } catch (err) {
       log.warn({ err }, 'retention: pruning failed; next try in an hour');
     }

@@ -1,4 +1,6 @@
 import multipart from '@fastify/multipart';
+import { createHash } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
 import { validatorCompiler, type FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses, errorEnvelope } from '../../platform/http/schemas.ts';
 import {
@@ -13,6 +15,9 @@ import {
 import type { DocumentsService } from './documents.service.ts';
 import { readUploadForm } from './upload-form.ts';
 
+/** Each upload's form, read once before the handler. */
+const forms = new WeakMap<FastifyRequest, Awaited<ReturnType<typeof readUploadForm>>>();
+
 const tags = ['documents'];
 
 /** Document upload, status and cancel (client `document.*`; docs/documents.md). Thin: read, one call, shape. */
@@ -24,6 +29,21 @@ export function documentsRoutes(documents: DocumentsService, maxBytes: number): 
     app.post(
       '/v1/document',
       {
+        config: { idempotent: true },
+        // The form is read before the Idempotency-Key claim, which compares its fields and the
+        // file's hash (the multipart boundary differs between two sends of one upload).
+        preValidation: async (req) => {
+          const form = await readUploadForm(req, maxBytes);
+          forms.set(req, form);
+          req.idempotencyContent = {
+            fields: form.fields,
+            file: {
+              filename: form.file.filename,
+              mimetype: form.file.mimetype,
+              sha256: createHash('sha256').update(form.file.bytes).digest('hex'),
+            },
+          };
+        },
         schema: {
           tags,
           summary: 'Upload a document (multipart/form-data: `file` and the text parts); processed in the background',
@@ -38,7 +58,7 @@ export function documentsRoutes(documents: DocumentsService, maxBytes: number): 
             : validatorCompiler(route as unknown as Parameters<typeof validatorCompiler>[0]),
       },
       async (req, reply) => {
-        const { fields, file } = await readUploadForm(req, maxBytes);
+        const { fields, file } = forms.get(req)!;
         return reply.code(202).send(await documents.upload(req.actor, fields, file));
       },
     );

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deletionReceipt } from '../../platform/http/schemas.ts';
 
 const str = () => z.string().max(512);
 const flag = z
@@ -131,4 +132,5 @@ export const cancelResponse = z.object({
   document_status: z.enum(statusTypes),
   message: z.string(),
   memories_deleted: z.number().int(),
+  deleted: deletionReceipt,
 });

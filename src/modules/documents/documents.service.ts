@@ -4,13 +4,22 @@ import { enqueueAll } from '../../platform/jobs/index.ts';
 import { mayAccessOwned, requireOwnOrganization, requirePermission, type Actor } from '../../shared/actor.ts';
 import { AppError, notFound } from '../../shared/errors.ts';
 import { newId } from '../../shared/ids.ts';
+import { receipt, type DeletionReceipt } from '../../shared/receipt.ts';
 import { resolveOwner, type BatchPort, type MemoryWriter, type OwnerDirectory } from '../memories/index.ts';
 import type { NamespaceAccess } from '../namespaces/index.ts';
 import { requireSelf } from '../users/index.ts';
 import type { Webhooks } from '../webhooks/index.ts';
 import { DOCUMENT_PROCESS } from './documents.jobs.ts';
 import { uploadFields } from './documents.schemas.ts';
-import { dropFile, getUpload, insertUpload, refusedChunks, updateUpload } from './documents.store.ts';
+import {
+  dropFile,
+  dropUploadRecords,
+  getUpload,
+  insertUpload,
+  purgeUploads,
+  refusedChunks,
+  updateUpload,
+} from './documents.store.ts';
 import { chunkTemplate } from './template.ts';
 import { statusView } from './timeline.ts';
 import type { UploadedFile } from './upload-form.ts';
@@ -139,35 +148,68 @@ export function createDocumentsService(deps: DocumentsDeps) {
     /**
      * DELETE /v1/document/{upload_id}: stops processing (the job checks between groups of
      * chunks, under the upload's lock); the memories made so far stay unless `deleteMemories`.
+     * With `deleteMemories`, a finished upload (completed or failed) is deleted whole: its
+     * memories, its record, its batch's events; an unfinished one keeps its record, cancelled,
+     * so its status still reads (and its job, if running, sees the cancel).
      */
     async cancel(actor: Actor, id: string, deleteMemories: boolean) {
       requirePermission(actor, 'write');
       if (deleteMemories) requirePermission(actor, 'delete');
       return db.transaction(async (tx) => {
         const u = await visibleUpload(actor, id, tx, true);
-        if (u.status === 'completed' || u.status === 'failed')
+        const org = u.organization_id;
+        const finished = u.status === 'completed' || u.status === 'failed';
+        if (finished && !deleteMemories)
           throw new AppError(409, `Upload ${id} is already ${u.status}: there is nothing to cancel`, {
             status: u.status,
           });
+        const memories = deleteMemories ? await deps.batches.deleteMemories(tx, org, id) : {};
+        if (finished) {
+          const upload = await purgeUploads(tx, org, 'organization_id = $1 AND id = $2', [org, id]);
+          const batch = await deps.batches.purgeRecords(tx, org, [id]);
+          const deleted = receipt(memories, upload.receipt, {
+            events: batch.events,
+            webhook_deliveries: batch.deliveries,
+            jobs: batch.jobs,
+          });
+          return cancelled(
+            id,
+            u.status === 'failed' ? 'failed' : 'completed',
+            `Upload ${id} is deleted with its ${deleted.memories} memories`,
+            deleted,
+          );
+        }
         const was = u.status;
         await updateUpload(tx, id, { status: 'cancelled' });
-        await dropFile(tx, id);
-        const deleted = deleteMemories ? await deps.batches.deleteMemories(tx, u.organization_id, id) : 0;
-        if (was !== 'cancelled') await deps.batches.end(tx, u.organization_id, id, { status: 'cancelled' }, u.webhook);
-        return {
-          code: 200,
-          status: 'success' as const,
-          upload_id: id,
-          document_status: 'cancelled' as const,
-          message:
-            was === 'cancelled'
-              ? `Upload ${id} was already cancelled`
-              : `Processing of upload ${id} is cancelled; ` +
-                (deleteMemories ? 'its memories are deleted' : 'memories made so far are kept'),
-          memories_deleted: deleted,
-        };
+        const files = await dropFile(tx, id);
+        const records = deleteMemories ? await dropUploadRecords(tx, org, id) : {};
+        if (was !== 'cancelled') await deps.batches.end(tx, org, id, { status: 'cancelled' }, u.webhook);
+        const message =
+          was === 'cancelled'
+            ? `Upload ${id} was already cancelled`
+            : `Processing of upload ${id} is cancelled; ` +
+              (deleteMemories ? 'its memories are deleted' : 'memories made so far are kept');
+        return cancelled(id, 'cancelled', message, receipt(memories, records, { document_files: files }));
       });
     },
+  };
+}
+
+/** The answer of DELETE /v1/document/{upload_id}. */
+function cancelled(
+  id: string,
+  status: 'cancelled' | 'completed' | 'failed',
+  message: string,
+  deleted: DeletionReceipt,
+) {
+  return {
+    code: 200,
+    status: 'success' as const,
+    upload_id: id,
+    document_status: status,
+    message,
+    memories_deleted: deleted.memories,
+    deleted,
   };
 }
 

@@ -1,5 +1,6 @@
 /** The SQL of document uploads, their stored files and the chunks made into memories. */
 import type { Queryable } from '../../platform/db/index.ts';
+import { deleteIdleJobsOf } from '../../platform/jobs/index.ts';
 import type { WebhookRequest } from '../webhooks/index.ts';
 
 export type UploadStatus = 'queued' | 'processing' | 'completed' | 'failed' | 'cancelled';
@@ -99,8 +100,9 @@ export async function loadFile(db: Queryable, id: string): Promise<Uint8Array | 
   return rows[0]?.bytes ?? null;
 }
 
-export async function dropFile(tx: Queryable, id: string): Promise<void> {
-  await tx.query('DELETE FROM document_files WHERE upload_id = $1', [id]);
+/** Drop the stored file; how many were dropped (0 or 1). */
+export async function dropFile(tx: Queryable, id: string): Promise<number> {
+  return (await tx.query('DELETE FROM document_files WHERE upload_id = $1 RETURNING upload_id', [id])).length;
 }
 
 type Patch = Partial<
@@ -189,4 +191,35 @@ export async function refusedChunks(db: Queryable, id: string): Promise<Refused>
   );
   const r = rows[0];
   return r ? { count: r.n, first: { chunk_index: r.chunk_index!, error: r.error! } } : { count: 0, first: null };
+}
+
+/**
+ * Delete the uploads matching `where` (over `document_uploads`, with `params`) with their chunk
+ * records, stored files and the jobs no worker holds; their ids (the batch ids of their events)
+ * and the receipt's counts. Their memories are the caller's to delete first.
+ */
+export async function purgeUploads(tx: Queryable, organizationId: string, where: string, params: unknown[]) {
+  const found = await tx.query<{ id: string }>(
+    `SELECT id FROM document_uploads WHERE ${where} ORDER BY id FOR UPDATE`,
+    params,
+  );
+  const ids = found.map((u) => u.id);
+  if (ids.length === 0) return { ids, receipt: {} };
+  const [counts] = await tx.query<{ chunks: number; files: number }>(
+    `SELECT (SELECT count(*) FROM document_chunks WHERE upload_id = ANY($1))::int AS chunks,
+            (SELECT count(*) FROM document_files WHERE upload_id = ANY($1))::int AS files`,
+    [ids],
+  );
+  await tx.query('DELETE FROM document_uploads WHERE id = ANY($1)', [ids]); // chunks and files by cascade
+  const jobs = await deleteIdleJobsOf(tx, organizationId, ids);
+  return {
+    ids,
+    receipt: { documents: ids.length, document_chunks: counts.chunks, document_files: counts.files, jobs },
+  };
+}
+
+/** A cancelled upload's chunk records and idle job (its memories are deleted): how many of each. */
+export async function dropUploadRecords(tx: Queryable, organizationId: string, id: string) {
+  const chunks = await tx.query('DELETE FROM document_chunks WHERE upload_id = $1 RETURNING chunk_index', [id]);
+  return { document_chunks: chunks.length, jobs: await deleteIdleJobsOf(tx, organizationId, [id]) };
 }

@@ -297,3 +297,16 @@ export async function neighboursVia(
   }
   return out;
 }
+
+/** A namespace's graph, counted: its nodes, their relationships and their links to memories. */
+export async function countNamespaceGraph(db: Queryable, organizationId: string, namespaceId: string) {
+  const [r] = await db.query<{ nodes: number; edges: number; links: number }>(
+    `WITH n AS (SELECT id FROM graph_nodes WHERE organization_id = $1 AND namespace_key = $2)
+     SELECT (SELECT count(*) FROM n)::int AS nodes,
+            (SELECT count(*) FROM graph_edges e WHERE e.source_id IN (SELECT id FROM n)
+                                                   OR e.target_id IN (SELECT id FROM n))::int AS edges,
+            (SELECT count(*) FROM memory_nodes m WHERE m.node_id IN (SELECT id FROM n))::int AS links`,
+    [organizationId, namespaceId],
+  );
+  return r;
+}

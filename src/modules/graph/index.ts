@@ -10,6 +10,7 @@ import type { SchemasModule } from '../schemas/index.ts';
 import { createGraphBuilder } from './graph.builder.ts';
 import {
   canonicalKey,
+  countNamespaceGraph,
   countNamespaceNodes,
   deleteNamespaceNodes,
   graphLinks,
@@ -49,7 +50,11 @@ export function createGraphModule(deps: GraphModuleDeps) {
      */
     planFor: graphPlanner(schemas.activeFor, deps.log),
     /** What a namespace deletion removes of the graph. */
-    namespaceContent: { countNodes: countNamespaceNodes, deleteNodes: deleteNamespaceNodes },
+    namespaceContent: {
+      countNodes: countNamespaceNodes,
+      countGraph: countNamespaceGraph,
+      deleteNodes: deleteNamespaceNodes,
+    },
   };
 }
 export type GraphModule = ReturnType<typeof createGraphModule>;

@@ -8,6 +8,7 @@ import type { Publish } from '../../platform/events/index.ts';
 import type { WebhookRequest, Webhooks } from '../webhooks/index.ts';
 import { BATCH_COMPLETED, BATCH_STORED, batchStored } from './memory-events.ts';
 import { deleteBatchMemories } from './memories.store.ts';
+import { purgeEmptyBatches } from './purge.store.ts';
 import { batchProgress, lockBatch } from './status.store.ts';
 
 export function createBatchPort(deps: { publish: Publish; webhooks: Pick<Webhooks, 'subscribe'> }) {
@@ -46,8 +47,11 @@ export function createBatchPort(deps: { publish: Publish; webhooks: Pick<Webhook
     progress: (db: Db | Queryable, organizationId: string, batchId: string) =>
       batchProgress(db, organizationId, batchId, BATCH_STORED),
 
-    /** Delete the batch's memories (their chunks go by cascade); returns how many. */
+    /** Delete the batch's memories with what hangs off them; the deletion receipt's counts. */
     deleteMemories: deleteBatchMemories,
+
+    /** Delete the events and webhook deliveries of batches that are gone (a deleted upload's, its memories deleted). */
+    purgeRecords: purgeEmptyBatches,
   };
 }
 

@@ -47,7 +47,7 @@ export function createMemoriesModule(deps: MemoriesDeps & { omoBodies?: OmoBodie
     /** What a user deletion removes of memories (the users module's port). */
     userContent: {
       deleteUserContent: async (...args: Parameters<typeof deleteUserMemories>) =>
-        (await deleteUserMemories(...args)).length,
+        (await deleteUserMemories(...args)).receipt,
     },
     /** What a namespace deletion does to memories (the namespaces module's port). */
     namespaceContent: {
@@ -85,6 +85,7 @@ export type { ProcessingStep } from './memories.jobs.ts';
 export type { MemoryWriter, PreparedMemory } from './writer.ts';
 export type { OmoBodies } from './memories.routes.ts';
 export type { BatchPort } from './batches.ts';
+export { purgeEmptyBatches } from './purge.store.ts';
 export type { BatchProgress } from './status.store.ts';
 export type { MemoryStatusService } from './status.service.ts';
 export { parseListQuery, type ListingService } from './listing.service.ts';

@@ -4,6 +4,7 @@ import type { NamespaceAccess } from '../namespaces/index.ts';
 import { requireSelf, type UserDirectory } from '../users/index.ts';
 import { requirePermission, type Actor } from '../../shared/actor.ts';
 import { AppError, notFound } from '../../shared/errors.ts';
+import { receipt, type DeletionReceipt } from '../../shared/receipt.ts';
 import { iso } from '../../shared/time.ts';
 import { canonicalCategory, normaliseMemory, type LegacyQuery } from './compat.ts';
 import type { Embedders } from '../../platform/models/index.ts';
@@ -40,6 +41,7 @@ interface LifecycleDeps {
   namespaces: Pick<NamespaceAccess, 'resolveWriteNamespace'>;
   planGraph(db: Queryable, actor: Actor, policy: GraphPolicy): Promise<GraphPlan>;
   sessions?: MemoriesDeps['sessions'];
+  documents?: MemoriesDeps['documents'];
 }
 
 const scopeOf = (actor: Actor) => ({ organizationId: actor.organizationId, namespaceId: actor.namespaceId });
@@ -155,7 +157,8 @@ export function createMemoryLifecycle(deps: LifecycleDeps) {
       return { ...result, updatedAt: iso(result.row.updated_at)! };
     },
 
-    async delete(actor: Actor, id: string): Promise<void> {
+    /** DELETE /v1/memory/{id}: the memory and what hangs off it, in one transaction; the receipt. */
+    async delete(actor: Actor, id: string): Promise<DeletionReceipt> {
       requirePermission(actor, 'delete');
       const reader = await endUserReader(actor);
       if (reader) {
@@ -163,7 +166,9 @@ export function createMemoryLifecycle(deps: LifecycleDeps) {
         if (!current) throw notFound(`Memory ${id}`);
         checkWrite(current, reader);
       }
-      if (!(await deleteMemory(db, scopeOf(actor), id))) throw notFound(`Memory ${id}`);
+      const gone = await db.transaction((tx) => deleteMemory(tx, scopeOf(actor), id));
+      if (!gone) throw notFound(`Memory ${id}`);
+      return receipt(gone);
     },
 
     /**
@@ -180,13 +185,15 @@ export function createMemoryLifecycle(deps: LifecycleDeps) {
       else userId = actor.userId || undefined;
       if (!userId) throw new AppError(404, `User ${q.user_id ?? q.external_user_id ?? ''} not found`.trim());
       const namespaceId = q.namespace_id ? await resolveWriteNamespace(db, actor, q.namespace_id) : null;
-      // The user's chat sessions go too (the messages module's, passed in by the app).
+      // The user's chat sessions and document uploads go too (the messages and documents modules', passed in).
       return db.transaction(async (tx) => {
         const gone = await deleteUserMemories(tx, scopeOf(actor), userId, namespaceId);
         const sessions = deps.sessions
           ? await deps.sessions.deleteUserSessions(tx, actor.organizationId, userId, namespaceId)
-          : { sessions: 0, messages: 0 };
-        return { gone, sessions };
+          : {};
+        const documents =
+          (await deps.documents?.deleteUserDocuments?.(tx, actor.organizationId, userId, namespaceId)) ?? {};
+        return { gone: gone.rows, deleted: receipt(gone.receipt, sessions, documents) };
       });
     },
   };

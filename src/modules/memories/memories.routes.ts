@@ -11,6 +11,7 @@ import {
   batchBody,
   batchResponse,
   deleteAllQuery,
+  deleteAllResponse,
   deleteMemoryQuery,
   deleteMemoryResponse,
   getMemoryQuery,
@@ -45,6 +46,7 @@ export function memoriesRoutes(memories: MemoriesService, omoBodies?: OmoBodies)
     app.post(
       '/v1/memory',
       {
+        config: { idempotent: true },
         // Before validation: an OMO body (isOmo) becomes the memory item the schema below then checks.
         preValidation: async (req) => {
           if ((req.query as { format?: unknown }).format !== 'omo' || !isOmo(req.body)) return;
@@ -72,6 +74,7 @@ export function memoriesRoutes(memories: MemoriesService, omoBodies?: OmoBodies)
     app.post(
       '/v1/memory/batch',
       {
+        config: { idempotent: true },
         schema: {
           tags,
           summary: 'Add memories in a batch',
@@ -128,18 +131,18 @@ export function memoriesRoutes(memories: MemoriesService, omoBodies?: OmoBodies)
           tags,
           summary: 'Delete all memories of a user',
           querystring: deleteAllQuery,
-          response: { 200: batchResponse, ...errorResponses },
+          response: { 200: deleteAllResponse, ...errorResponses },
         },
       },
       async (req) => {
-        const { gone, sessions } = await memories.deleteAll(req.actor, req.query);
+        const { gone, deleted } = await memories.deleteAll(req.actor, req.query);
         return {
           ...ok,
           status: 'success' as const,
           message:
-            `Deleted ${gone.length} memories and ${sessions.sessions} chat sessions ` +
-            `(${sessions.messages} messages)`,
-          details: { sessions_deleted: sessions.sessions, messages_deleted: sessions.messages },
+            `Deleted ${gone.length} memories and ${deleted.sessions} chat sessions ` + `(${deleted.messages} messages)`,
+          details: { sessions_deleted: deleted.sessions, messages_deleted: deleted.messages },
+          deleted,
           batch_id: null,
           successful: gone.map((g) => ({
             ...ok,
@@ -217,7 +220,7 @@ export function memoriesRoutes(memories: MemoriesService, omoBodies?: OmoBodies)
         },
       },
       async (req) => {
-        await memories.delete(req.actor, req.params.memory_id);
+        const deleted = await memories.delete(req.actor, req.params.memory_id);
         const id = req.params.memory_id;
         return {
           ...ok,
@@ -225,6 +228,7 @@ export function memoriesRoutes(memories: MemoriesService, omoBodies?: OmoBodies)
           objectId: id,
           message: 'Memory deleted',
           deletion_status: { holographic: true, neo4j: true, parse: true, pinecone: true, qdrant: true },
+          deleted,
         };
       },
     );

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deletionReceipt } from '../../platform/http/schemas.ts';
 import {
   graphGenerationWire,
   graphPolicyFields,
@@ -350,7 +351,11 @@ export const deleteMemoryResponse = z.looseObject({
   memoryId: z.string().describe('Id of the deleted memory'),
   objectId: z.string().describe('The same id (client alias of memoryId)'),
   message,
+  deleted: deletionReceipt,
 });
+
+/** DELETE /v1/memory/all: the client's BatchMemoryResponse, with the deletion receipt. */
+export const deleteAllResponse = batchResponse.extend({ deleted: deletionReceipt });
 
 /** Deprecated query parameters still sent by the client on update; mapped like on add. */
 export const legacyTransformQuery = z.object({

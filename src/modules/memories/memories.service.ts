@@ -33,6 +33,8 @@ export interface MemoriesDeps {
   planGraph(db: Queryable, actor: Actor, policy: GraphPolicy, budget?: PatternBudget): Promise<GraphPlan>;
   /** A user's chat sessions, removed by delete-all as by a user deletion (the messages module's, given by the app). */
   sessions?: Pick<UserContent, 'deleteUserSessions'>;
+  /** A user's document uploads, removed by delete-all after their memories (the documents module's). */
+  documents?: Pick<UserContent, 'deleteUserDocuments'>;
 }
 
 export interface AddedMemory {

@@ -1,4 +1,6 @@
 import { inOrderOf, toVector, type Queryable } from '../../platform/db/index.ts';
+import type { ReceiptPart } from '../../shared/receipt.ts';
+import { purgeMemories, type PurgedMemory } from './purge.store.ts';
 import type { GraphPlan } from '../graph/index.ts';
 import type { Reader } from './reader.ts';
 import { safetySql, type SafetyFilter } from './safety.ts';
@@ -238,44 +240,39 @@ export async function deleteChunks(tx: Queryable, memoryId: string): Promise<voi
   await tx.query('DELETE FROM memory_chunks WHERE memory_id = $1', [memoryId]);
 }
 
-export async function deleteMemory(db: Queryable, scope: Scope, id: string): Promise<boolean> {
+/** Delete one memory in scope with what hangs off it (purge.store.ts); undefined when not found. */
+export async function deleteMemory(tx: Queryable, scope: Scope, id: string): Promise<ReceiptPart | undefined> {
   const params: unknown[] = [id];
-  const rows = await db.query(`DELETE FROM memories WHERE id = $1 AND ${scopeSql(scope, params)} RETURNING id`, params);
-  return rows.length > 0;
+  const r = await purgeMemories(tx, scope.organizationId, `id = $1 AND ${scopeSql(scope, params)}`, params);
+  return r.rows.length ? r.receipt : undefined;
 }
 
-/** Delete every memory of one user (optionally in one namespace); returns what went. */
+/** Delete every memory of one user (optionally in one namespace); what went, and the receipt. */
 export async function deleteUserMemories(
-  db: Queryable,
+  tx: Queryable,
   scope: Scope,
   userId: string,
   namespaceId: string | null,
-): Promise<{ id: string; content_bytes: number; created_at: Date }[]> {
+): Promise<{ rows: PurgedMemory[]; receipt: ReceiptPart }> {
   const params: unknown[] = [userId];
   let where = `user_id = $1 AND ${scopeSql(scope, params)}`;
   if (namespaceId) {
     params.push(namespaceId);
     where += ` AND namespace_id = $${params.length}`;
   }
-  return db.query(`DELETE FROM memories WHERE ${where} RETURNING id, content_bytes, created_at`, params);
+  return purgeMemories(tx, scope.organizationId, where, params);
 }
 
-/** Delete a batch's memories (their chunks go by cascade); returns how many. */
-export async function deleteBatchMemories(tx: Queryable, organizationId: string, batchId: string): Promise<number> {
-  const rows = await tx.query('DELETE FROM memories WHERE organization_id = $1 AND batch_id = $2 RETURNING id', [
-    organizationId,
-    batchId,
-  ]);
-  return rows.length;
+/** Delete a batch's memories (a document's) with what hangs off them; the receipt. */
+export async function deleteBatchMemories(tx: Queryable, organizationId: string, batchId: string) {
+  return (await purgeMemories(tx, organizationId, 'organization_id = $1 AND batch_id = $2', [organizationId, batchId]))
+    .receipt;
 }
 
-/** Delete the namespace's memories (their chunks go by cascade); returns how many. */
-export async function deleteNamespaceMemories(tx: Queryable, organizationId: string, id: string): Promise<number> {
-  const rows = await tx.query('DELETE FROM memories WHERE organization_id = $1 AND namespace_id = $2 RETURNING id', [
-    organizationId,
-    id,
-  ]);
-  return rows.length;
+/** Delete the namespace's memories with what hangs off them; the receipt. */
+export async function deleteNamespaceMemories(tx: Queryable, organizationId: string, id: string) {
+  return (await purgeMemories(tx, organizationId, 'organization_id = $1 AND namespace_id = $2', [organizationId, id]))
+    .receipt;
 }
 
 /** Keep the namespace's memories but move them out of it (memory and chunk rows alike). */

@@ -1,19 +1,29 @@
 /** What user, delete-all and namespace deletions do to chat sessions (their messages go by the foreign key). */
 import type { Queryable } from '../../platform/db/index.ts';
+import { deleteIdleJobsOf } from '../../platform/jobs/index.ts';
 
 export interface RemovedSessions {
   sessions: number;
   messages: number;
+  /** Their memorize and summarize jobs no worker held. */
+  jobs: number;
 }
 
 async function removeWhere(tx: Queryable, where: string, params: unknown[]): Promise<RemovedSessions> {
-  const [counts] = await tx.query<{ sessions: number; messages: number }>(
-    `SELECT count(*)::int AS sessions, COALESCE(sum(message_count), 0)::int AS messages FROM chat_sessions
-     WHERE ${where}`,
+  const found = await tx.query<{ id: string; organization_id: string }>(
+    `SELECT id, organization_id FROM chat_sessions WHERE ${where} ORDER BY id FOR UPDATE`,
     params,
   );
-  await tx.query(`DELETE FROM chat_sessions WHERE ${where}`, params); // messages go by the foreign key
-  return counts;
+  if (found.length === 0) return { sessions: 0, messages: 0, jobs: 0 };
+  const ids = found.map((g) => g.id);
+  // The rows, not message_count: the receipt counts what is removed.
+  const [{ n: messages }] = await tx.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM chat_messages WHERE session_id = ANY($1)',
+    [ids],
+  );
+  await tx.query('DELETE FROM chat_sessions WHERE id = ANY($1)', [ids]); // messages go by the foreign key
+  const jobs = await deleteIdleJobsOf(tx, found[0].organization_id, ids);
+  return { sessions: ids.length, messages, jobs };
 }
 
 /** A user's sessions, in one namespace or (null) everywhere. */

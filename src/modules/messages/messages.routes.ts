@@ -23,6 +23,7 @@ export function messagesRoutes(messages: MessagesService): FastifyPluginAsyncZod
     app.post(
       '/v1/messages',
       {
+        config: { idempotent: true },
         schema: {
           tags,
           summary: 'Store a chat message (creates its session on the first one)',
@@ -76,6 +77,7 @@ export function messagesRoutes(messages: MessagesService): FastifyPluginAsyncZod
     app.post(
       `${session}/process`,
       {
+        config: { idempotent: true },
         schema: {
           tags,
           summary: 'Make the session’s unprocessed messages into memories now (no body)',

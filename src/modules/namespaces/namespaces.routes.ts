@@ -91,8 +91,8 @@ export function namespacesRoutes(namespaces: NamespacesService): FastifyPluginAs
       },
       async (req) => {
         const id = req.params.namespace_id;
-        const cascade = await namespaces.delete(req.actor, id, req.query);
-        return { ...ok, namespace_id: id, message: `Namespace ${id} deleted`, cascade };
+        const { deleted, ...cascade } = await namespaces.delete(req.actor, id, req.query);
+        return { ...ok, namespace_id: id, message: `Namespace ${id} deleted`, cascade, deleted };
       },
     );
   };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deletionReceipt } from '../../platform/http/schemas.ts';
 
 const environment = z.enum(['development', 'staging', 'production']);
 const rateLimits = z
@@ -125,5 +126,6 @@ export const deleteNamespaceResponse = z.object({
       messages_deleted: z.number().int().describe('Messages of those sessions'),
     })
     .describe('What the deletion removed'),
+  deleted: deletionReceipt,
 });
 export type NamespaceCascade = z.infer<typeof deleteNamespaceResponse>['cascade'];

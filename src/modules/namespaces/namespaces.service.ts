@@ -2,6 +2,7 @@ import type { Db, Queryable } from '../../platform/db/index.ts';
 import { requireApiKey, requirePermission, type Actor, type Permission } from '../../shared/actor.ts';
 import { badRequest, forbidden, notFound, unprocessable } from '../../shared/errors.ts';
 import { newId } from '../../shared/ids.ts';
+import { receipt, type DeletionReceipt, type ReceiptPart } from '../../shared/receipt.ts';
 import { iso } from '../../shared/time.ts';
 import type {
   CreateNamespaceBody,
@@ -16,6 +17,7 @@ import {
   insertNamespaceRow,
   listNamespaces,
   lockNamespace,
+  purgeNamespaceRecords,
   updateNamespaceRow,
   type NamespaceRow,
 } from './namespaces.store.ts';
@@ -73,25 +75,35 @@ export function deleteFlags(q: DeleteNamespaceQuery) {
  */
 export interface NamespaceContent {
   memories: {
-    /** Delete the namespace's memories (their chunks and graph links go with them); how many. */
-    deleteIn(tx: Queryable, organizationId: string, namespaceId: string): Promise<number>;
+    /** Delete the namespace's memories with what hangs off them; the receipt's counts. */
+    deleteIn(tx: Queryable, organizationId: string, namespaceId: string): Promise<ReceiptPart>;
     /** Keep the namespace's memories but move them out of it; how many. */
     detachFrom(tx: Queryable, organizationId: string, namespaceId: string): Promise<number>;
     /** Remove one ACL entry from every memory of the organization; how many lists changed. */
     removeAclEntry(tx: Queryable, organizationId: string, entry: string): Promise<{ read: number; write: number }>;
   };
   sessions: {
-    /** Delete the namespace's chat sessions with their messages; how many. */
+    /** Delete the namespace's chat sessions with their messages (and jobs); how many. */
     deleteIn(
       tx: Queryable,
       organizationId: string,
       namespaceId: string,
-    ): Promise<{ sessions: number; messages: number }>;
+    ): Promise<{ sessions: number; messages: number } & ReceiptPart>;
     /** Keep them (with the kept memories) but out of the namespace; how many sessions. */
     detachFrom(tx: Queryable, organizationId: string, namespaceId: string): Promise<number>;
   };
+  /** The namespace's document uploads, deleted with its memories (after them). */
+  documents?: {
+    deleteIn(tx: Queryable, organizationId: string, namespaceId: string): Promise<ReceiptPart>;
+  };
   graph: {
     countNodes(tx: Queryable, organizationId: string, namespaceId: string): Promise<number>;
+    /** Nodes, their relationships and their links to memories. */
+    countGraph(
+      tx: Queryable,
+      organizationId: string,
+      namespaceId: string,
+    ): Promise<{ nodes: number; edges: number; links: number }>;
     deleteNodes(tx: Queryable, organizationId: string, namespaceId: string): Promise<void>;
   };
 }
@@ -144,40 +156,61 @@ export function createNamespacesService({ db, content }: { db: Db; content: Name
      * `namespace:<id>` from the ACLs of every other memory of the organization, delete its
      * keys and the row. All or nothing, so `memories_failed` is 0 whenever the call succeeds.
      */
-    async delete(actor: Actor, id: string, q: DeleteNamespaceQuery): Promise<NamespaceCascade> {
+    async delete(
+      actor: Actor,
+      id: string,
+      q: DeleteNamespaceQuery,
+    ): Promise<NamespaceCascade & { deleted: DeletionReceipt }> {
       requireOrganizationScope(actor, 'delete', 'delete namespaces');
       const flags = deleteFlags(q);
       return db.transaction(async (tx) => {
-        if (!(await lockNamespace(tx, actor.organizationId, id))) throw notFound(`Namespace ${id}`);
-        const { memories, graph, sessions } = content;
-        const nodesBefore = await graph.countNodes(tx, actor.organizationId, id);
-        if (flags.deleteGraphNodes) await graph.deleteNodes(tx, actor.organizationId, id);
-        const deleted = flags.deleteMemories ? await memories.deleteIn(tx, actor.organizationId, id) : 0;
+        const org = actor.organizationId;
+        if (!(await lockNamespace(tx, org, id))) throw notFound(`Namespace ${id}`);
+        const { memories, graph, sessions, documents } = content;
+        const graphBefore = await graph.countGraph(tx, org, id);
+        if (flags.deleteGraphNodes) await graph.deleteNodes(tx, org, id);
+        const deleted = flags.deleteMemories ? await memories.deleteIn(tx, org, id) : {};
         // Kept memories must leave the namespace first: the foreign key forbids dangling ids.
-        const detached = flags.deleteMemories ? 0 : await memories.detachFrom(tx, actor.organizationId, id);
+        const detached = flags.deleteMemories ? 0 : await memories.detachFrom(tx, org, id);
         // Sessions follow the memories they were made into: deleted with them, or detached with them.
-        const removed = flags.deleteMemories
-          ? await sessions.deleteIn(tx, actor.organizationId, id)
-          : { sessions: 0, messages: 0 };
-        if (!flags.deleteMemories) await sessions.detachFrom(tx, actor.organizationId, id);
+        const removed = flags.deleteMemories ? await sessions.deleteIn(tx, org, id) : { sessions: 0, messages: 0 };
+        if (!flags.deleteMemories) await sessions.detachFrom(tx, org, id);
+        // Uploads go with the namespace row by its cascade either way: counted and cleaned up here.
+        const uploads = (await documents?.deleteIn(tx, org, id)) ?? {};
+        const records = await purgeNamespaceRecords(tx, org, id, flags.deleteMemories);
         const acl = flags.removeAclReferences
-          ? await memories.removeAclEntry(tx, actor.organizationId, `namespace:${id}`)
+          ? await memories.removeAclEntry(tx, org, `namespace:${id}`)
           : { read: 0, write: 0 };
-        const { apiKeysDeleted } = await deleteNamespaceRow(tx, actor.organizationId, id);
+        const { apiKeysDeleted } = await deleteNamespaceRow(tx, org, id);
         // A node exists only through its memories: deleting them prunes their nodes even with
         // delete_graph_nodes=false (docs/tenancy.md), so the count is what is gone, either way.
-        const graphNodes = nodesBefore - (await graph.countNodes(tx, actor.organizationId, id));
+        const graphAfter = await graph.countGraph(tx, org, id);
+        const gone = {
+          graph_nodes: graphBefore.nodes - graphAfter.nodes,
+          relationships: graphBefore.edges - graphAfter.edges,
+          graph_links: graphBefore.links - graphAfter.links,
+        };
         return {
-          memories_deleted: deleted,
+          memories_deleted: deleted.memories ?? 0,
           memories_failed: 0,
           memories_detached: detached,
-          graph_nodes_deleted: graphNodes,
-          neo4j_nodes_deleted: graphNodes,
+          graph_nodes_deleted: gone.graph_nodes,
+          neo4j_nodes_deleted: gone.graph_nodes,
           acl_read_cleaned: acl.read,
           acl_write_cleaned: acl.write,
           api_keys_deleted: apiKeysDeleted,
           sessions_deleted: removed.sessions,
           messages_deleted: removed.messages,
+          // The namespace's graph counts replace the memories' own: nodes of the namespace go
+          // with delete_graph_nodes before its memories do, which then find fewer to prune.
+          deleted: receipt(
+            { ...deleted, graph_nodes: 0, relationships: 0, graph_links: 0 },
+            removed,
+            uploads,
+            records,
+            gone,
+            { api_keys: apiKeysDeleted },
+          ),
         };
       });
     },

@@ -197,3 +197,37 @@ export async function deleteNamespaceRow(
   await tx.query('DELETE FROM namespaces WHERE organization_id = $1 AND id = $2', [organizationId, id]);
   return { apiKeysDeleted: keys.length };
 }
+
+/**
+ * What names a namespace whose memories are deleted, in tables with no foreign key to it: the
+ * searches logged in it and their feedback (with its signals); and, counted before the row's
+ * cascade removes them, its graph schemas. (Telemetry and AI usage keep the id by design:
+ * docs/api-conventions.md, "Deletion receipts".)
+ */
+export async function purgeNamespaceRecords(tx: Queryable, organizationId: string, id: string, withContent: boolean) {
+  const [{ n: schemas }] = await tx.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM graph_schemas WHERE organization_id = $1 AND namespace_id = $2',
+    [organizationId, id],
+  );
+  if (!withContent) return { graph_schemas: schemas };
+  const feedback = await tx.query<{ id: string }>(
+    'SELECT id FROM feedback WHERE organization_id = $1 AND namespace_id = $2 FOR UPDATE',
+    [organizationId, id],
+  );
+  const feedbackIds = feedback.map((f) => f.id);
+  const [{ n: signals }] = await tx.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM feedback_signals WHERE feedback_id = ANY($1)',
+    [feedbackIds],
+  );
+  await tx.query('DELETE FROM feedback WHERE id = ANY($1)', [feedbackIds]); // signals by cascade
+  const searches = await tx.query(
+    'DELETE FROM query_log WHERE organization_id = $1 AND namespace_id = $2 RETURNING id',
+    [organizationId, id],
+  );
+  return {
+    graph_schemas: schemas,
+    feedback: feedbackIds.length,
+    feedback_signals: signals,
+    search_log: searches.length,
+  };
+}

@@ -74,6 +74,7 @@ export function omoRoutes(omo: OmoService): FastifyPluginAsyncZod {
     app.post(
       '/v1/omo/import',
       {
+        config: { idempotent: true },
         schema: {
           tags,
           summary: 'Import Open Memory Objects (OMO v1) as memories',

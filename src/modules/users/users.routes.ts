@@ -120,6 +120,7 @@ export function usersRoutes(users: UsersService): FastifyPluginAsyncZod {
         sessions_deleted: r.sessionsDeleted,
         messages_deleted: r.messagesDeleted,
         user_deleted: r.userDeleted,
+        deleted: r.deleted,
         message: r.userDeleted
           ? `User deleted with ${what}`
           : `Deleted ${what} of the user in the namespace; the user is kept`,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deletionReceipt } from '../../platform/http/schemas.ts';
 
 const userType = z.enum(['developerUser', 'user', 'agent']);
 
@@ -75,4 +76,5 @@ export const deleteUserResponse = z.object({
   sessions_deleted: z.number().int().describe('Chat sessions removed with their messages'),
   messages_deleted: z.number().int(),
   user_deleted: z.boolean().describe('false when namespace_id limited the deletion to memories'),
+  deleted: deletionReceipt,
 });

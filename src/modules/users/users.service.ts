@@ -1,12 +1,14 @@
 import type { Db, Queryable } from '../../platform/db/index.ts';
 import { isEndUser, requirePermission, type Actor } from '../../shared/actor.ts';
 import { AppError, badRequest, notFound, unprocessable } from '../../shared/errors.ts';
+import { receipt, type ReceiptPart } from '../../shared/receipt.ts';
 import { iso } from '../../shared/time.ts';
 import type { NamespaceAccess } from '../namespaces/index.ts';
 import { requireSelf } from './self.ts';
 import type { CreateUserBody, UpdateUserBody, UserResponse } from './users.schemas.ts';
 import {
   deleteUserRow,
+  purgeUserRecords,
   externalIdTaken,
   findUserByExternalId,
   getUser,
@@ -58,19 +60,27 @@ export interface UserDeleteTarget {
  * transaction): the memories of the user, in one namespace or everywhere; returns how many.
  */
 export interface UserContent {
+  /** The user's memories with what hangs off them (graph, events, jobs …); the receipt's counts. */
   deleteUserContent(
     tx: Queryable,
     scope: { organizationId: string; namespaceId: string | null },
     userId: string,
     namespaceId: string | null,
-  ): Promise<number>;
-  /** The user's chat sessions and their messages, in one namespace or everywhere; how many. */
+  ): Promise<ReceiptPart>;
+  /** The user's chat sessions and their messages (and jobs), in one namespace or everywhere; how many. */
   deleteUserSessions(
     tx: Queryable,
     organizationId: string,
     userId: string,
     namespaceId: string | null,
-  ): Promise<{ sessions: number; messages: number }>;
+  ): Promise<{ sessions: number; messages: number } & ReceiptPart>;
+  /** The user's document uploads (after their memories), in one namespace or everywhere. */
+  deleteUserDocuments?(
+    tx: Queryable,
+    organizationId: string,
+    userId: string,
+    namespaceId: string | null,
+  ): Promise<ReceiptPart>;
 }
 
 /**
@@ -199,15 +209,20 @@ export function createUsersService(deps: {
         // request since the lookup above, so a 404 as for a later call.
         if (!namespaceId && !(await lockUserRow(tx, actor.organizationId, user.id)))
           throw notFound(`User ${target.userId ?? target.externalId}`);
-        const memoriesDeleted = await deps.content.deleteUserContent(tx, scope, user.id, namespaceId);
-        const removed = await deps.content.deleteUserSessions(tx, actor.organizationId, user.id, namespaceId);
-        const userDeleted = namespaceId ? false : await deleteUserRow(tx, actor.organizationId, user.id);
+        const org = actor.organizationId;
+        const memories = await deps.content.deleteUserContent(tx, scope, user.id, namespaceId);
+        const removed = await deps.content.deleteUserSessions(tx, org, user.id, namespaceId);
+        const documents = (await deps.content.deleteUserDocuments?.(tx, org, user.id, namespaceId)) ?? {};
+        const records = await purgeUserRecords(tx, org, user.id, namespaceId, !namespaceId);
+        const userDeleted = namespaceId ? false : await deleteUserRow(tx, org, user.id);
+        const deleted = receipt(memories, removed, documents, records, { users: userDeleted ? 1 : 0 });
         return {
           userId: user.id,
-          memoriesDeleted,
+          memoriesDeleted: deleted.memories,
           sessionsDeleted: removed.sessions,
           messagesDeleted: removed.messages,
           userDeleted,
+          deleted,
         };
       });
     },

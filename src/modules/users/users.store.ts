@@ -242,3 +242,47 @@ export async function deleteUserRow(db: Queryable, organizationId: string, id: s
   ]);
   return rows.length > 0;
 }
+
+/**
+ * What names the user in the tables of other areas, removed with the user's content (the
+ * deletion receipt, issue #22): their feedback (with its signals) and their logged searches, in
+ * one namespace or everywhere; with `whole`, also what the user row's cascade removes (login
+ * sessions, OAuth grants, counted first) and their personal graph schemas, which would otherwise
+ * be left ownerless and visible to no one. The search log has no foreign key (it outlived users
+ * before): it is deleted here.
+ */
+export async function purgeUserRecords(
+  tx: Queryable,
+  organizationId: string,
+  userId: string,
+  namespaceId: string | null,
+  whole: boolean,
+) {
+  const params: unknown[] = [organizationId, userId];
+  let where = 'organization_id = $1 AND user_id = $2';
+  if (namespaceId) {
+    params.push(namespaceId);
+    where += ' AND namespace_id = $3';
+  }
+  const feedback = await tx.query<{ id: string }>(`SELECT id FROM feedback WHERE ${where} FOR UPDATE`, params);
+  const feedbackIds = feedback.map((f) => f.id);
+  const [{ n: signals }] = await tx.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM feedback_signals WHERE feedback_id = ANY($1)',
+    [feedbackIds],
+  );
+  await tx.query('DELETE FROM feedback WHERE id = ANY($1)', [feedbackIds]); // signals by cascade
+  const searches = await tx.query(`DELETE FROM query_log WHERE ${where} RETURNING id`, params);
+  const part = { feedback: feedbackIds.length, feedback_signals: signals, search_log: searches.length };
+  if (!whole) return part;
+  const [owned] = await tx.query<{ sessions: number; grants: number }>(
+    `SELECT (SELECT count(*) FROM sessions WHERE organization_id = $1 AND user_id = $2)::int AS sessions,
+            ((SELECT count(*) FROM oauth_identities WHERE organization_id = $1 AND user_id = $2)
+             + (SELECT count(*) FROM oauth_refresh_tokens WHERE organization_id = $1 AND user_id = $2))::int AS grants`,
+    [organizationId, userId],
+  );
+  const schemas = await tx.query(
+    `DELETE FROM graph_schemas WHERE organization_id = $1 AND user_id = $2 AND scope = 'personal' RETURNING id`,
+    [organizationId, userId],
+  );
+  return { ...part, auth_sessions: owned.sessions, oauth_grants: owned.grants, graph_schemas: schemas.length };
+}

@@ -109,3 +109,19 @@ export async function pruneEvents(db: Queryable, days: number): Promise<number> 
   );
   return n;
 }
+
+/** Delete the organization's events about these memories or batches (their subject is deleted); how many. */
+export async function deleteEventsOf(
+  db: Queryable,
+  organizationId: string,
+  of: { memoryIds?: string[]; batchIds?: string[] },
+): Promise<number> {
+  const memoryIds = of.memoryIds ?? [];
+  const batchIds = of.batchIds ?? [];
+  if (memoryIds.length === 0 && batchIds.length === 0) return 0;
+  const rows = await db.query(
+    `DELETE FROM events WHERE organization_id = $1 AND (memory_id = ANY($2) OR batch_id = ANY($3)) RETURNING id`,
+    [organizationId, memoryIds, batchIds],
+  );
+  return rows.length;
+}

@@ -7,4 +7,4 @@ export {
   type NewEvent,
   type Publish,
 } from './bus.ts';
-export { getEvent, hasBatchEvent, pruneEvents } from './events.store.ts';
+export { deleteEventsOf, getEvent, hasBatchEvent, pruneEvents } from './events.store.ts';

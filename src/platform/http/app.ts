@@ -15,6 +15,7 @@ import {
 import type { Logger } from '../log.ts';
 import type { Actor } from '../../shared/actor.ts';
 import { envelope, errorHandler } from './errors.ts';
+import { registerIdempotency, type IdempotencyOptions } from './idempotency.ts';
 import { boundJsonDepth } from './json-body.ts';
 import { normaliseInput } from './normalise.ts';
 import { methodNotAllowed, trackRoutes } from './routes-index.ts';
@@ -40,6 +41,8 @@ export interface HttpOptions {
   rateLimit: { max: number; windowMs: number };
   docs: boolean;
   version: string;
+  /** Where `Idempotency-Key` claims and answers are kept; without it the header is not taken. */
+  idempotency?: Omit<IdempotencyOptions, 'log'>;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -66,7 +69,8 @@ export const COMPRESSION = {
 /**
  * Build the Fastify instance with every cross-cutting rule: request ids, auth on every
  * non-public route, JSON bodies of bounded depth, no NUL or lone surrogate anywhere in the
- * input, null/empty input normalisation, per-key rate limits, compression over 1 KB,
+ * input, null/empty input normalisation, Idempotency-Key on the writes that opt in, per-key
+ * rate limits, compression over 1 KB,
  * OpenAPI from the zod schemas, and the one error envelope (unknown paths included).
  */
 export async function createHttpApp(opts: HttpOptions): Promise<FastifyInstance> {
@@ -104,6 +108,8 @@ export async function createHttpApp(opts: HttpOptions): Promise<FastifyInstance>
   // Unstorable text (NUL, lone surrogates) is refused before anything reads the input.
   app.addHook('preValidation', rejectUnstorableText);
   app.addHook('preValidation', normaliseInput);
+  // Before compression: its onSend must see the serialised body, not the compressed stream.
+  if (opts.idempotency) registerIdempotency(app, { ...opts.idempotency, log: opts.log });
 
   await app.register(compress, {
     ...COMPRESSION,

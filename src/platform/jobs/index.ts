@@ -3,4 +3,4 @@ export { createWorker, defaultBackoff } from './worker.ts';
 export type { JobContext, JobHandler, StepWrites, Worker, WorkerOptions } from './worker.types.ts';
 export { LeaseLostError } from './lease.ts';
 export type { JobRow } from './jobs.store.ts';
-export { pruneCompletedJobs } from './jobs.store.ts';
+export { deleteIdleJobsOf, pruneCompletedJobs } from './jobs.store.ts';

@@ -188,3 +188,24 @@ export async function pruneCompletedJobs(db: Queryable, days: number): Promise<n
   );
   return n;
 }
+
+/**
+ * What a job is about: the one id its payload names (a memory, an upload, a chat session, a
+ * webhook delivery). The same expression as the index of migration 0029, which it must match.
+ */
+const JOB_SUBJECT =
+  "coalesce(payload->>'memory_id', payload->>'upload_id', payload->>'session_id', payload->>'delivery_id')";
+
+/**
+ * Delete the organization's jobs about these subjects that no worker holds (queued, failed,
+ * completed or dead): a deleted subject leaves no job naming it. A running job stays; its
+ * handler finds the subject gone and ends. How many went.
+ */
+export async function deleteIdleJobsOf(db: Queryable, organizationId: string, subjects: string[]): Promise<number> {
+  if (subjects.length === 0) return 0;
+  const rows = await db.query(
+    `DELETE FROM jobs WHERE organization_id = $1 AND status <> 'running' AND ${JOB_SUBJECT} = ANY($2) RETURNING id`,
+    [organizationId, subjects],
+  );
+  return rows.length;
+}
