@@ -6,6 +6,7 @@
 CREATE INDEX jobs_subject_idx ON jobs
   ((coalesce(payload->>'memory_id', payload->>'upload_id', payload->>'session_id', payload->>'delivery_id')));
 CREATE INDEX events_memory_idx ON events (memory_id) WHERE memory_id IS NOT NULL;
+CREATE INDEX events_session_idx ON events (session_id) WHERE session_id IS NOT NULL;
 CREATE INDEX webhook_deliveries_memory_all_idx ON webhook_deliveries (memory_id) WHERE memory_id IS NOT NULL;
 CREATE INDEX webhook_deliveries_batch_all_idx ON webhook_deliveries (batch_id) WHERE batch_id IS NOT NULL;
 CREATE INDEX feedback_signals_memory_idx ON feedback_signals (memory_id);

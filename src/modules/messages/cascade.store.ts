@@ -1,5 +1,6 @@
 /** What user, delete-all and namespace deletions do to chat sessions (their messages go by the foreign key). */
 import type { Queryable } from '../../platform/db/index.ts';
+import { deleteEventsOf } from '../../platform/events/index.ts';
 import { deleteIdleJobsOf } from '../../platform/jobs/index.ts';
 
 export interface RemovedSessions {
@@ -7,6 +8,8 @@ export interface RemovedSessions {
   messages: number;
   /** Their memorize and summarize jobs no worker held. */
   jobs: number;
+  /** Their events (session.*: the status streams' routing, docs/realtime.md). */
+  events: number;
 }
 
 async function removeWhere(tx: Queryable, where: string, params: unknown[]): Promise<RemovedSessions> {
@@ -14,7 +17,7 @@ async function removeWhere(tx: Queryable, where: string, params: unknown[]): Pro
     `SELECT id, organization_id FROM chat_sessions WHERE ${where} ORDER BY id FOR UPDATE`,
     params,
   );
-  if (found.length === 0) return { sessions: 0, messages: 0, jobs: 0 };
+  if (found.length === 0) return { sessions: 0, messages: 0, jobs: 0, events: 0 };
   const ids = found.map((g) => g.id);
   // The rows, not message_count: the receipt counts what is removed.
   const [{ n: messages }] = await tx.query<{ n: number }>(
@@ -23,7 +26,8 @@ async function removeWhere(tx: Queryable, where: string, params: unknown[]): Pro
   );
   await tx.query('DELETE FROM chat_sessions WHERE id = ANY($1)', [ids]); // messages go by the foreign key
   const jobs = await deleteIdleJobsOf(tx, found[0].organization_id, ids);
-  return { sessions: ids.length, messages, jobs };
+  const events = await deleteEventsOf(tx, found[0].organization_id, { sessionIds: ids });
+  return { sessions: ids.length, messages, jobs, events };
 }
 
 /** A user's sessions, in one namespace or (null) everywhere. */

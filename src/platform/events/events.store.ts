@@ -110,18 +110,20 @@ export async function pruneEvents(db: Queryable, days: number): Promise<number> 
   return n;
 }
 
-/** Delete the organization's events about these memories or batches (their subject is deleted); how many. */
+/** Delete the organization's events about these memories, batches or chat sessions (their subject is deleted); how many. */
 export async function deleteEventsOf(
   db: Queryable,
   organizationId: string,
-  of: { memoryIds?: string[]; batchIds?: string[] },
+  of: { memoryIds?: string[]; batchIds?: string[]; sessionIds?: string[] },
 ): Promise<number> {
   const memoryIds = of.memoryIds ?? [];
   const batchIds = of.batchIds ?? [];
-  if (memoryIds.length === 0 && batchIds.length === 0) return 0;
+  const sessionIds = of.sessionIds ?? [];
+  if (memoryIds.length === 0 && batchIds.length === 0 && sessionIds.length === 0) return 0;
   const rows = await db.query(
-    `DELETE FROM events WHERE organization_id = $1 AND (memory_id = ANY($2) OR batch_id = ANY($3)) RETURNING id`,
-    [organizationId, memoryIds, batchIds],
+    `DELETE FROM events WHERE organization_id = $1
+       AND (memory_id = ANY($2) OR batch_id = ANY($3) OR session_id = ANY($4)) RETURNING id`,
+    [organizationId, memoryIds, batchIds, sessionIds],
   );
   return rows.length;
 }
