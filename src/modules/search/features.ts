@@ -1,10 +1,11 @@
 /**
  * Ranking features of one search's candidates (docs/transform.md, "Search providers"): what the first
  * stage knew (each signal's normalised score), the graph-transform scores, and text features
- * read from the candidates themselves (query-term coverage, proximity, the lead's coverage),
- * recency and speaker match. The learned ranker (ranker.ts) is a linear model over these after
- * each is standardised within the query's candidates, so it learns how signals compare inside
- * one result list, not their raw scale, which differs between corpora.
+ * read from the candidates themselves (query-term coverage, proximity, the lead's and the best
+ * sentence's coverage, the query's adjacent term pairs), recency and speaker match. The learned
+ * ranker (ranker.ts) is a linear model over these after each is standardised within the query's
+ * candidates, so it learns how signals compare inside one result list, not their raw scale,
+ * which differs between corpora.
  */
 import { analyze } from '../../platform/text-analyzer.ts';
 
@@ -36,6 +37,8 @@ export const FEATURE_NAMES = [
   'coverage',
   'proximity',
   'lead_coverage',
+  'sentence_coverage',
+  'bigram',
   'length',
   'recency',
   'speaker',
@@ -43,6 +46,13 @@ export const FEATURE_NAMES = [
   'enhanced',
   ...Array.from({ length: BAND_FEATURES }, (_, k) => `band_${k}`),
 ] as const;
+
+/** The features read from graph-transform artifacts: a model without them needs no transform. */
+export const ARTIFACT_FEATURES: readonly string[] = [
+  'base',
+  'enhanced',
+  ...FEATURE_NAMES.filter((f) => f.startsWith('band_')),
+];
 
 /** Window (terms) for the proximity feature: about a sentence. */
 const WINDOW = 12;
@@ -58,6 +68,12 @@ function speakerOf(c: Candidate): string {
   return prefix ? prefix[1].toLowerCase() : '';
 }
 
+/** Sentences of a text: a break after . ! or ?, or a line break (abstracts, code comments, turns). */
+const SENTENCE = /(?<=[.!?])\s+|\n+/;
+
+/** Adjacent term pairs of an analysed text (stop words already out: "risk of cancer" → risk·cancer). */
+const pairs = (terms: string[]) => terms.slice(1).map((t, i) => `${terms[i]} ${t}`);
+
 /** Feature rows, one per candidate, in FEATURE_NAMES order. */
 export function candidateFeatures(
   query: string,
@@ -65,7 +81,11 @@ export function candidateFeatures(
   artifacts?: Map<string, ArtifactFeatures>,
 ): number[][] {
   const qTerms = [...new Set(analyze(query))];
-  const docs = candidates.map((c) => analyze(c.content));
+  // Analysed sentence by sentence: their concatenation is the text's analysis (a break never
+  // falls inside a word), and the best sentence says whether the query's terms meet in one claim.
+  const sentences = candidates.map((c) => c.content.split(SENTENCE).map(analyze));
+  const docs = sentences.map((ss) => ss.flat());
+  const qPairs = [...new Set(pairs(analyze(query)))];
   // Inverse document frequency within the candidates (+1 smoothing): which query terms
   // separate these candidates, the question a reranker asks.
   const n = candidates.length;
@@ -78,8 +98,11 @@ export function candidateFeatures(
     const terms = docs[i];
     const present = new Set(terms);
     const coverage = qTerms.reduce((s, t) => s + (present.has(t) ? idf.get(t)! : 0), 0) / idfSum;
-    const lead = new Set(terms.slice(0, LEAD));
-    const leadCoverage = qTerms.reduce((s, t) => s + (lead.has(t) ? idf.get(t)! : 0), 0) / idfSum;
+    const covered = (within: Set<string>) => qTerms.reduce((s, t) => s + (within.has(t) ? idf.get(t)! : 0), 0) / idfSum;
+    const leadCoverage = covered(new Set(terms.slice(0, LEAD)));
+    const sentenceCoverage = Math.max(0, ...sentences[i].map((ss) => covered(new Set(ss))));
+    const docPairs = new Set(pairs(terms));
+    const bigram = qPairs.length ? qPairs.filter((p) => docPairs.has(p)).length / qPairs.length : 0;
     let proximity = 0;
     if (qTerms.length > 1) {
       const q = new Set(qTerms);
@@ -97,6 +120,8 @@ export function candidateFeatures(
       coverage,
       proximity,
       leadCoverage,
+      sentenceCoverage,
+      bigram,
       Math.log(1 + terms.length),
       tMax > tMin ? (times[i] - tMin) / (tMax - tMin) : 0,
       speaker && lowerQuery.includes(speaker.split(' ')[0]) ? 1 : 0,

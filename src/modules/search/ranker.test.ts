@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { FEATURE_NAMES } from './features.ts';
+import type { Actor } from '../../shared/actor.ts';
 import { committedRanker, linearRanker, rankerSet, type RankerFile } from './ranker.ts';
+import { rerankStage, type GraphRerankPort } from './rerank-stage.ts';
 
 const file: RankerFile = {
   models: {
@@ -12,7 +14,8 @@ const file: RankerFile = {
   default: 'general',
 };
 // Two candidates: the first leads on the first stage, the second on BM25.
-const row = (first: number, bm25: number) => FEATURE_NAMES.map((f) => (f === 'first_stage' ? first : f === 'bm25' ? bm25 : 0));
+const row = (first: number, bm25: number) =>
+  FEATURE_NAMES.map((f) => (f === 'first_stage' ? first : f === 'bm25' ? bm25 : 0));
 const rows = [row(0.9, 0.1), row(0.2, 0.8)];
 const best = (scores: number[]) => scores.indexOf(Math.max(...scores));
 
@@ -42,5 +45,68 @@ test('the committed file loads, and every family it names for a domain has a mod
   for (const m of Object.values(set.file.models)) {
     assert.equal(m.features.length, m.weights.length);
     for (const f of m.features) assert.ok((FEATURE_NAMES as readonly string[]).includes(f), `known feature ${f}`);
+  }
+});
+
+// The rerank stage with a text-only model: the transform port records what it was asked.
+
+function recordingPort() {
+  const calls: string[] = [];
+  const port: GraphRerankPort = {
+    async checkDomain(_actor, domainId) {
+      calls.push(`check:${domainId}`);
+      if (domainId === 'nope') throw Object.assign(new Error('Domain nope not found'), { statusCode: 404 });
+    },
+    async scoreMemories(_actor, _query, candidates) {
+      calls.push('score');
+      return new Map(candidates.map((c) => [c.id, { base: 0.5, enhanced: 0.5, bands: new Array(14).fill(0.5) }]));
+    },
+  };
+  return { port, calls };
+}
+const cands = ['alpha beta gamma', 'beta only here', 'nothing relevant'].map((content, i) => ({
+  id: `m${i}`,
+  content,
+  createdAt: new Date(0),
+  metadata: {},
+  firstStage: 1 - i / 10,
+  parts: [0, 0, 0, 0],
+}));
+const stageCtx = (over: Record<string, unknown> = {}) => ({
+  actor: {} as Actor,
+  query: 'alpha gamma',
+  candidates: cands,
+  domainId: 'general',
+  withFeatures: false,
+  ...over,
+});
+
+test('svc_max with a text-only model transforms no candidate, but still checks the domain', async () => {
+  const { port, calls } = recordingPort();
+  const ranker = rankerSet(file);
+  assert.equal(ranker.for('general').usesArtifacts, false);
+  const out = await rerankStage({ graph: port, ranker }, { provider: 'svc_max' }, stageCtx());
+  assert.deepEqual(calls, ['check:general']);
+  assert.equal(out.order.length, 3);
+  await assert.rejects(
+    rerankStage({ graph: port, ranker }, { provider: 'svc_max' }, stageCtx({ domainId: 'nope' })),
+    /nope not found/,
+  );
+});
+
+test('the transform runs when read: features asked, thresholds, svc_enhanced, a model with band weights', async () => {
+  const withBands = rankerSet({ ...file, models: { general: { features: ['band_3'], weights: [1] } } });
+  assert.equal(withBands.for('general').usesArtifacts, true);
+  const cases: [Parameters<typeof rerankStage>[1], Record<string, unknown>, ReturnType<typeof rankerSet>][] = [
+    [{ provider: 'svc_max' }, { withFeatures: true }, rankerSet(file)],
+    [{ provider: 'svc_max' }, { signalThresholds: { topic: 0.1 } }, rankerSet(file)],
+    [{ provider: 'svc_enhanced' }, {}, rankerSet(file)],
+    [{ provider: 'svc_max' }, {}, withBands],
+  ];
+  for (const [choice, over, ranker] of cases) {
+    const { port, calls } = recordingPort();
+    const out = await rerankStage({ graph: port, ranker }, choice, stageCtx(over));
+    assert.deepEqual(calls, ['score'], JSON.stringify(over));
+    assert.equal(out.order.length, 3);
   }
 });

@@ -12,7 +12,7 @@
  * (`domains` in the file maps built-in short names; a full id `<name>:<short>:<version>` by its
  * short name); custom and unknown domains get the `default` model.
  */
-import { FEATURE_NAMES, standardise } from './features.ts';
+import { ARTIFACT_FEATURES, FEATURE_NAMES, standardise } from './features.ts';
 // Bundled into the build (a JSON import), so dist/ needs no file beside it.
 import committed from './ranker.weights.json' with { type: 'json' };
 
@@ -36,6 +36,8 @@ export function linearRanker(model: RankerModel) {
   const w = FEATURE_NAMES.map((f) => byName.get(f) ?? 0);
   return {
     model,
+    /** Whether a weight reads a graph-transform score (else the candidates need no transform). */
+    usesArtifacts: ARTIFACT_FEATURES.some((f) => (byName.get(f) ?? 0) !== 0),
     /** Scores of a query's candidates from their raw feature rows. */
     score(rows: number[][]): number[] {
       return standardise(rows).map((z) => z.reduce((s, x, j) => s + x * w[j], 0));

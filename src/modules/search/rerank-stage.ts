@@ -32,6 +32,8 @@ export interface GraphRerankPort {
       signalMultipliers?: Record<string, unknown>;
     },
   ): Promise<Map<string, ArtifactFeatures>>;
+  /** Checks that the actor may use the domain (unknown: the 404 scoreMemories would give). */
+  checkDomain(actor: Actor, domainId?: string): Promise<void>;
 }
 
 export interface RerankStageDeps {
@@ -96,20 +98,34 @@ export async function rerankStage(
     }
   }
 
-  const artifacts = await deps.graph!.scoreMemories(
-    ctx.actor,
-    ctx.query,
-    candidates.map((c) => ({ id: c.id, content: c.content })),
-    { domainId: ctx.domainId, signalThresholds: ctx.signalThresholds, signalMultipliers: ctx.signalMultipliers },
-  );
+  const model = deps.ranker.for(ctx.domainId);
+  // The transform scores are computed only when something reads them: svc_enhanced, band
+  // thresholds, features asked for, or a model weighing them. A candidate without a stored
+  // artifact is transformed for the search, tens of ms each, so svc_max with a text-only model
+  // skips that work (its artifact features are then 0 and weigh 0).
+  const needsArtifacts =
+    choice.provider === 'svc_enhanced' ||
+    model.usesArtifacts ||
+    ctx.withFeatures ||
+    Object.keys(ctx.signalThresholds ?? {}).length > 0 ||
+    Object.keys(ctx.signalMultipliers ?? {}).length > 0;
+  if (!needsArtifacts) await deps.graph!.checkDomain(ctx.actor, ctx.domainId);
+  const artifacts = needsArtifacts
+    ? await deps.graph!.scoreMemories(
+        ctx.actor,
+        ctx.query,
+        candidates.map((c) => ({ id: c.id, content: c.content })),
+        { domainId: ctx.domainId, signalThresholds: ctx.signalThresholds, signalMultipliers: ctx.signalMultipliers },
+      )
+    : undefined;
   // signal_thresholds drop candidates (they are absent from the map).
-  const kept = candidates.filter((c) => artifacts.has(c.id));
+  const kept = artifacts ? candidates.filter((c) => artifacts.has(c.id)) : candidates;
   if (!kept.length) return { order: [], used: choice.provider };
   const rows = candidateFeatures(ctx.query, kept, artifacts);
   const scores =
     choice.provider === 'svc_max'
-      ? deps.ranker.for(ctx.domainId).score(rows)
-      : zSum([kept.map((c) => c.firstStage), kept.map((c) => artifacts.get(c.id)!.enhanced)]);
+      ? model.score(rows)
+      : zSum([kept.map((c) => c.firstStage), kept.map((c) => artifacts!.get(c.id)!.enhanced)]);
   const order = kept
     .map((c, i) => ({
       id: c.id,

@@ -13,6 +13,9 @@ import type { Transformer } from './transformer.ts';
 
 export function graphRerankPort(deps: { db: Db; transformer: Transformer; domains: Pick<DomainPort, 'resolve'> }) {
   return {
+    async checkDomain(actor: Actor, domainId?: string) {
+      await deps.domains.resolve(actor, domainId);
+    },
     async scoreMemories(
       actor: Actor,
       query: string,
