@@ -552,7 +552,8 @@ async function assertNothingNames(db: Db, of: { memoryIds: string[]; userId?: st
   }
   assert.equal((await db.query('SELECT 1 FROM events WHERE batch_id = ANY($1)', [of.uploadIds])).length, 0);
   const orphanSessionEvents = await db.query(
-    'SELECT 1 FROM events e WHERE e.session_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM chat_sessions s WHERE s.id = e.session_id)',
+    `SELECT 1 FROM events e WHERE e.session_id IS NOT NULL
+       AND NOT EXISTS (SELECT 1 FROM chat_sessions s WHERE s.id = e.session_id)`,
   );
   assert.equal(orphanSessionEvents.length, 0, 'events name a deleted chat session');
   if (!of.userId) return;

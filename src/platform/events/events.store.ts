@@ -110,7 +110,7 @@ export async function pruneEvents(db: Queryable, days: number): Promise<number> 
   return n;
 }
 
-/** Delete the organization's events about these memories, batches or chat sessions (their subject is deleted); how many. */
+/** Delete the organization's events about these memories, batches or chat sessions (deleted); how many. */
 export async function deleteEventsOf(
   db: Queryable,
   organizationId: string,
