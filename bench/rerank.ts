@@ -16,7 +16,8 @@
  *
  * Env: BENCH_DATABASE_URL (PostgreSQL server: a database is made and dropped), BENCH_SCIFACT_DOCS,
  * BENCH_COSQA_DOCS (corpus sizes, 0 = all; the evaluated queries' gold documents are always kept),
- * BENCH_QUERIES (first N queries per set, 0 = all), BENCH_LOCOMO=0 (skip LoCoMo), LOCOMO_LIMIT_CONV
+ * BENCH_QUERIES (first N queries per set, 0 = all), BENCH_RERANK_CALLS (timed rerank calls per kind, 20),
+ * BENCH_LOCOMO=0 (skip LoCoMo), LOCOMO_LIMIT_CONV
  * (first N conversations), COSQA_DIR, LOCOMO_FILE, MODELS_CACHE_DIR (default the repo's .cache/models).
  */
 import { randomBytes } from 'node:crypto';
@@ -34,6 +35,8 @@ const PG_BASE = process.env.BENCH_DATABASE_URL || undefined;
 const SCIFACT_DOCS = Number(process.env.BENCH_SCIFACT_DOCS || 0);
 const COSQA_DOCS = Number(process.env.BENCH_COSQA_DOCS || 0);
 const QUERIES = Number(process.env.BENCH_QUERIES || 0);
+/** Timed POST /v1/graph/rerank calls per kind (strings, artifacts); a call over strings transforms 100 texts. */
+const RERANK_CALLS = Number(process.env.BENCH_RERANK_CALLS || 20);
 const LOCOMO = process.env.BENCH_LOCOMO !== '0';
 const LOCOMO_CONV = Number(process.env.LOCOMO_LIMIT_CONV || 0);
 const COSQA_DIR = process.env.COSQA_DIR || '/work/shared/data/cosqa';
@@ -206,7 +209,13 @@ try {
     for (const s of sets) for (const m of ['none', 'svc_enhanced', 'svc_max'] as const) await evaluate(post, s, m);
     processing = await processingSample(url, key);
     log(`processing states of a sample of hits: ${JSON.stringify(processing)}`);
-    latencies = await endpointLatency(post, loadAbstracts().map(beir.docContent), trainClaims());
+    latencies = await endpointLatency(
+      post,
+      loadAbstracts().map(beir.docContent),
+      trainClaims(),
+      'scifact',
+      RERANK_CALLS,
+    );
     log(`latency: ${JSON.stringify(latencies)}`);
   });
   // Fusion weights (src/config.ts SEARCH_WEIGHT_*). SEARCH_NEIGHBOUR_WEIGHT (a memory borrowing part

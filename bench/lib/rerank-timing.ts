@@ -142,10 +142,17 @@ export async function timeRerank(
  * (new texts each call) and as those batch artifacts. `texts` should hold ≥ 3,210 texts (fewer
  * repeat, and a repeat is a cache hit); `queries` ≥ 61 queries the server has not embedded yet.
  */
-export async function endpointLatency(post: Post, texts: string[], queries: string[], domainId = 'scifact') {
+export async function endpointLatency(
+  post: Post,
+  texts: string[],
+  queries: string[],
+  domainId = 'scifact',
+  /** Timed rerank calls per kind (after half as many warm-ups); each call over strings transforms 100 new texts. */
+  calls = 20,
+) {
   const transform = await timeTransform(post, domainId, take(texts, 0, 100), take(texts, 100, 10));
   const batch = await batchArtifacts(post, domainId, take(texts, 110, 100));
-  const common = { domainId, warmup: 10, calls: 20 };
+  const common = { domainId, warmup: Math.ceil(calls / 2), calls };
   const strings = await timeRerank(post, {
     ...common,
     queries: take(queries, 0, 30),
