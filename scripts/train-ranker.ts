@@ -23,6 +23,7 @@
  *   TRAIN_WRITE=0 npx tsx scripts/train-ranker.ts        (report only)
  *   TRAIN_DROP=bigram,sentence_coverage TRAIN_WRITE=0 …    (report without some features: ablation)
  *   TRAIN_ARTIFACTS=1 TRAIN_WRITE=0 …                      (with the graph-transform features)
+ *   TRAIN_L2_GRID=1e-3,1e-2,1e-1 TRAIN_WRITE=0 …           (L2 chosen by inner cross-validation)
  *   TRAIN_PREPARE=1 TRAIN_SETS=cosqa …                     (only ingest and transform those sets)
  */
 import fs from 'node:fs';
@@ -232,19 +233,44 @@ log(`${groups.length} queries, ${FEATURE_NAMES.length} features (cache ${CACHE})
 
 const report: Record<string, Record<string, number | string>> = {};
 const models: Record<string, { features: string[]; weights: number[]; trained: Record<string, unknown> }> = {};
+/**
+ * L2 strength: 1e-3, or with TRAIN_L2_GRID=a,b,… the best of those on the training queries
+ * alone by an inner cross-validation (by conversation for LoCoMo, 5-fold otherwise), so the
+ * held-out figure never sees the choice. Tried with 1e-3,1e-2,1e-1: SciFact 0.7218, CoSQA
+ * 0.3469, LoCoMo 0.7860 against 0.7193, 0.3488, 0.7896 with 1e-3 — mixed, so not the default
+ * (picking it for SciFact's figure alone would be choosing on the dev claims).
+ */
+const L2_GRID = (process.env.TRAIN_L2_GRID || '1e-3').split(',').map(Number);
+function fit(family: Family, train: G[]): { w: number[]; l2: number } {
+  let best = { score: -Infinity, l2: L2_GRID[0] };
+  if (L2_GRID.length > 1) {
+    const inner = family.folds === byConversation ? byConversation(train) : fiveFold(train);
+    for (const l2 of L2_GRID) {
+      const scores = inner.flatMap((f) => {
+        const w = trainPairwise(f.train, { l2 });
+        return f.test.map((g) => metric(g, rankGroup(g, w)));
+      });
+      if (mean(scores) > best.score) best = { score: mean(scores), l2 };
+    }
+  }
+  return { w: trainPairwise(train, { l2: best.l2 }), l2: best.l2 };
+}
+
 for (const family of FAMILIES) {
   const gs = masked(family, groups.filter(family.pick));
   const held: number[] = [];
   const base: number[] = [];
+  const chosen: number[] = [];
   for (const { train, test } of family.folds(gs)) {
-    const w = trainPairwise(train);
+    const { w, l2 } = fit(family, train);
+    chosen.push(l2);
     for (const g of test) {
       held.push(metric(g, rankGroup(g, w)));
       base.push(metric(g, firstStage(g)));
     }
   }
   const all = family.folds === trainThenDev ? gs.filter((g) => g.q.group === 'train') : gs;
-  const weights = trainPairwise(all);
+  const { w: weights, l2 } = fit(family, all);
   const kept = FEATURE_NAMES.map((n, j) => [n, weights[j]] as const).filter(
     ([n]) => !family.without.includes(n) && !DROP.includes(n),
   );
@@ -255,6 +281,7 @@ for (const family of FAMILIES) {
     first_stage: Number(mean(base).toFixed(4)),
     svc_max: Number(mean(held).toFixed(4)),
     queries: held.length,
+    ...(L2_GRID.length > 1 ? { l2_chosen_per_fold: chosen.join(' ') } : {}),
   };
   // A family whose learned model does not beat its own first stage held out keeps the first-stage
   // order: svc_max then costs nothing for it and cannot be worse than the default search.
@@ -266,7 +293,7 @@ for (const family of FAMILIES) {
       ...(learned ? {} : { kept: 'the first-stage order: the learned model did not beat it held out' }),
       sets: family.pick === FAMILIES[0].pick ? 'locomo dev' : family.name === 'code' ? 'cosqa dev' : 'scifact train',
       queries: all.length,
-      loss: 'pairwise logistic, L2 1e-3, standardised within each query',
+      loss: `pairwise logistic, L2 ${l2}${L2_GRID.length > 1 ? ' (inner CV)' : ''}, standardised within each query`,
       held_out: report[family.name],
       date: new Date().toISOString().slice(0, 10),
     },
