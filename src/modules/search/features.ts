@@ -100,7 +100,9 @@ export function candidateFeatures(
     const coverage = qTerms.reduce((s, t) => s + (present.has(t) ? idf.get(t)! : 0), 0) / idfSum;
     const covered = (within: Set<string>) => qTerms.reduce((s, t) => s + (within.has(t) ? idf.get(t)! : 0), 0) / idfSum;
     const leadCoverage = covered(new Set(terms.slice(0, LEAD)));
-    const sentenceCoverage = Math.max(0, ...sentences[i].map((ss) => covered(new Set(ss))));
+    // A loop, not Math.max(...): a long memory can have more sentences than a call takes arguments.
+    let sentenceCoverage = 0;
+    for (const ss of sentences[i]) if (ss.length) sentenceCoverage = Math.max(sentenceCoverage, covered(new Set(ss)));
     const docPairs = new Set(pairs(terms));
     const bigram = qPairs.length ? qPairs.filter((p) => docPairs.has(p)).length / qPairs.length : 0;
     let proximity = 0;
