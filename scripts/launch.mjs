@@ -22,8 +22,10 @@ export const MALLOC_ENV = { GLIBC_TUNABLES: 'glibc.malloc.trim_threshold=131072'
  * V8 flags of the server's process. A semi-space of 4 MB instead of Node's 16: the young
  * generation of each of the server's isolates (main, store, model threads) grows to three
  * semi-spaces under a burst of requests and keeps those pages resident afterwards. Measured on
- * the embedded store, idle after start: 299–356 MB resident (median 340) without, 257–322
- * (median 308) with; search p50 at 10k alternating runs 30.0–35.5 vs 31.9–32.5 ms, a batch of
+ * the embedded store, idle after start, alternating starts: 299–356 MB resident (median 340 of
+ * 5) without, 282–319 (median 314 of 3) with 4 MB and 257–322 (median 308 of 5) with 2 MB; at
+ * bench:startup npm start's server 353 → 340 MB. 4 MB rather than 2: the two measured alike,
+ * and the larger leaves room for bursts. Search p50 at 10k alternating runs 30.0–35.5 vs 31.9–32.5 ms, a batch of
  * 1,000 25.1–25.9 vs 25.6–27.7 s (a loaded host: no difference beyond its noise). The server
  * is I/O glue around the store and the models, not an allocation-bound loop.
  */
