@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { startApp, testConfig, testStores, type TestApp } from './harness.ts';
 import { makeNamespace, makeSession } from './factories.ts';
-import { multipart } from './multipart.ts';
+import { uploadDocument } from './multipart.ts';
 import { waitFor } from './wait.ts';
 import { buildWorker } from '../src/app.ts';
 import { createLogger } from '../src/platform/log.ts';
@@ -263,18 +263,12 @@ for (const store of testStores) {
         external_user_id: ext,
         ...ns,
       });
-      const { payload, contentType } = await multipart(
+      const uploadId = await uploadDocument(
+        t,
         { name: `notes-${tag}.txt`, bytes: `Zora${tag} notes.\n\nThe lantern ships in May.`, type: 'text/plain' },
         { external_user_id: ext, ...ns },
       );
-      const up = await t.app.inject({
-        method: 'POST',
-        url: '/v1/document',
-        headers: { 'x-api-key': t.key, 'content-type': contentType },
-        payload,
-      });
-      assert.equal(up.statusCode, 202, up.body);
-      return { tag, ext, ns, namespaceId, m2, uploadId: up.json().document_status.upload_id as string };
+      return { tag, ext, ns, namespaceId, m2, uploadId };
     }
 
     type Made = Awaited<ReturnType<typeof seedProcessed>>;

@@ -9,3 +9,20 @@ export async function multipart(
   const res = new Response(form);
   return { payload: Buffer.from(await res.arrayBuffer()), contentType: res.headers.get('content-type')! };
 }
+
+/** POST /v1/document with `file` and `fields` through `app.inject`; asserts the 202 and returns the upload id. */
+export async function uploadDocument(
+  t: { app: { inject: (o: object) => Promise<{ statusCode: number; body: string; json: () => any }> }; key: string },
+  file: { name: string; bytes: Uint8Array<ArrayBuffer> | string; type?: string },
+  fields: Record<string, string> = {},
+): Promise<string> {
+  const { payload, contentType } = await multipart(file, fields);
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/v1/document',
+    headers: { 'x-api-key': t.key, 'content-type': contentType },
+    payload,
+  });
+  if (res.statusCode !== 202) throw new Error(`upload answered ${res.statusCode}: ${res.body}`);
+  return res.json().document_status.upload_id as string;
+}

@@ -10,7 +10,7 @@ import { createLogger } from '../../platform/log.ts';
 import type { Worker } from '../../platform/jobs/index.ts';
 import { makePdf, textImage } from '../../platform/documents/test-files.ts';
 import { startApp, testConfig, testStores, type TestApp } from '../../../test/harness.ts';
-import { multipart } from '../../../test/multipart.ts';
+import { uploadDocument } from '../../../test/multipart.ts';
 import { waitFor as waitForDefault } from '../../../test/wait.ts';
 
 const waitFor = <T>(fn: () => T | PromiseLike<T>) => waitForDefault(fn, { timeoutMs: 120_000 });
@@ -31,17 +31,8 @@ for (const store of testStores) {
       await noOcr.stop();
       await t.close();
     });
-    const upload = async (name: string, bytes: Uint8Array<ArrayBuffer>, type: string) => {
-      const { payload, contentType } = await multipart({ name, bytes, type }, { external_user_id: 'lena' });
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/v1/document',
-        headers: { 'x-api-key': t.key, 'content-type': contentType },
-        payload,
-      });
-      assert.equal(res.statusCode, 202, res.body);
-      return res.json().document_status.upload_id as string;
-    };
+    const upload = (name: string, bytes: Uint8Array<ArrayBuffer>, type: string) =>
+      uploadDocument(t, { name, bytes, type }, { external_user_id: 'lena' });
     const finished = (id: string) =>
       waitFor(async () => {
         const s = (

@@ -6,23 +6,17 @@
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { WebSocket } from 'ws';
 import { startApp, testConfig, testStores, type TestApp } from '../../../test/harness.ts';
 import { makeKey, makeNamespace, makeOrg, makeSession } from '../../../test/factories.ts';
 import { post } from '../../../test/memory-helpers.ts';
-import { multipart } from '../../../test/multipart.ts';
+import { uploadDocument } from '../../../test/multipart.ts';
 import { waitFor } from '../../../test/wait.ts';
+import { openStream } from '../../../test/ws-stream.ts';
 import { buildWorker } from '../../app.ts';
 import { createLogger } from '../../platform/log.ts';
 import type { Worker } from '../../platform/jobs/index.ts';
 
 const log = createLogger('silent');
-
-interface Stream {
-  ws: WebSocket;
-  messages: any[];
-  closed: Promise<{ code: number; reason: string }>;
-}
 
 const notes = [
   '# Field notes',
@@ -43,39 +37,11 @@ for (const store of testStores) {
     let t: TestApp;
     let worker: Worker | null = null;
 
-    const open = async (path: string, headers: Record<string, string> = { 'x-api-key': t.key }): Promise<Stream> => {
-      const messages: any[] = [];
-      let closed!: Stream['closed'];
-      const ws = await t.app.injectWS(
-        path,
-        { headers },
-        {
-          onInit: (w) => {
-            w.on('message', (d) => messages.push(JSON.parse(d.toString())));
-            closed = new Promise((resolve) =>
-              w.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
-            );
-          },
-        },
-      );
-      return { ws, messages, closed };
-    };
+    const open = (path: string, headers?: Record<string, string>) => openStream(t, path, headers);
     const get = async (url: string, key = t.key) =>
       (await t.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } })).json();
-    const upload = async (name: string, text: string, user = 'ws-doc-user') => {
-      const { payload, contentType } = await multipart(
-        { name, bytes: text, type: 'text/markdown' },
-        { external_user_id: user },
-      );
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/v1/document',
-        headers: { 'x-api-key': t.key, 'content-type': contentType },
-        payload,
-      });
-      assert.equal(res.statusCode, 202, res.body);
-      return res.json().document_status.upload_id as string;
-    };
+    const upload = (name: string, text: string, user = 'ws-doc-user') =>
+      uploadDocument(t, { name, bytes: text, type: 'text/markdown' }, { external_user_id: user });
     const message = async (session: string, content: string, user = 'ws-chat-user') => {
       const res = await post(t, '/v1/messages', { session_id: session, role: 'user', content, external_user_id: user });
       assert.equal(res.statusCode, 200, res.body);

@@ -1,22 +1,15 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { WebSocket } from 'ws';
 import { startApp, testConfig, testStores, type TestApp } from '../../../test/harness.ts';
 import { makeKey, makeNamespace, makeOrg, makeRevokedKey, makeSession } from '../../../test/factories.ts';
 import { addMemory, post } from '../../../test/memory-helpers.ts';
 import { waitFor } from '../../../test/wait.ts';
+import { openStream } from '../../../test/ws-stream.ts';
 import { buildWorker } from '../../app.ts';
 import { createLogger } from '../../platform/log.ts';
 import type { Worker } from '../../platform/jobs/index.ts';
 
 const log = createLogger('silent');
-
-/** A status stream as a client sees it: every message, and how the server closed it. */
-interface Stream {
-  ws: WebSocket;
-  messages: any[];
-  closed: Promise<{ code: number; reason: string }>;
-}
 
 for (const store of testStores) {
   describe(`WebSocket status streams [${store.name}]`, () => {
@@ -24,23 +17,7 @@ for (const store of testStores) {
     let t: TestApp;
     let worker: Worker | null = null;
 
-    const open = async (path: string, headers: Record<string, string> = { 'x-api-key': t.key }): Promise<Stream> => {
-      const messages: any[] = [];
-      let closed!: Stream['closed'];
-      const ws = await t.app.injectWS(
-        path,
-        { headers },
-        {
-          onInit: (w) => {
-            w.on('message', (d) => messages.push(JSON.parse(d.toString())));
-            closed = new Promise((resolve) =>
-              w.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
-            );
-          },
-        },
-      );
-      return { ws, messages, closed };
-    };
+    const open = (path: string, headers?: Record<string, string>) => openStream(t, path, headers);
     const startWorker = async () => {
       worker = buildWorker({ config: testConfig(env), db: t.db, log });
       await worker.start();
