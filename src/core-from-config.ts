@@ -73,6 +73,7 @@ export function memoriesFromConfig(
     log,
     embedders: models.index,
     maxContentBytes: config.MAX_CONTENT_BYTES,
+    truth: { dedupe: config.MEMORY_DEDUPE, supersede: config.MEMORY_SUPERSEDE },
     publish: parts.publish,
     webhooks: parts.webhooks.webhooks,
     users: userDirectory,

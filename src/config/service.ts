@@ -78,4 +78,8 @@ export const serviceFields = {
   COMPRESS_MIN_BYTES: int(1024, 0),
   /** Largest memory content in bytes (spec §8). */
   MAX_CONTENT_BYTES: int(15000, 1),
+  /** Duplicates on write unless a request says otherwise: near (exact and near), exact, off (docs/truth.md). */
+  MEMORY_DEDUPE: z.enum(['near', 'exact', 'off']).default('near'),
+  /** Supersession of older facts on write unless a request says otherwise: auto or off (docs/truth.md). */
+  MEMORY_SUPERSEDE: z.enum(['auto', 'off']).default('auto'),
 };

@@ -163,11 +163,12 @@ async function storeChunks(deps: DocumentJobDeps, ctx: JobContext, u: UploadRow,
       const again = await doneChunks(tx, u.id);
       const fresh = group.flatMap((c, i) => (again.has(c.index) ? [] : [{ c, p: prepared[i] }]));
       const ready = fresh.flatMap((x) => (x.p instanceof AppError ? [] : [{ c: x.c, p: x.p }]));
+      // A document's chunks are its own (deleted with it): a repeat of another memory is stored and linked.
       const rows = await deps.writer.storeAll(
         tx,
         actor,
         ready.map((x) => x.p),
-        { batchId: u.id },
+        { batchId: u.id, container: true },
       );
       const records = [
         ...fresh.flatMap((x) => (x.p instanceof AppError ? [{ c: x.c, memoryId: null, error: x.p.message }] : [])),

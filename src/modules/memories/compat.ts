@@ -1,5 +1,6 @@
 import { unprocessable } from '../../shared/errors.ts';
 import { aclConfig, memoryAddPolicy, type AddMemoryBody } from './memories.schemas.ts';
+import type { TruthRequest } from './truth.ts';
 
 type Obj = Record<string, unknown>;
 type TransformEmbedding = NonNullable<NonNullable<AddMemoryBody['policy']>['transform_embedding']>;
@@ -16,6 +17,8 @@ export interface MemoryInput {
   namespaceId?: string;
   policy: NormalisedPolicy;
   occurredAt: Date | null;
+  /** Duplicate folding and supersession asked of this write (truth.ts). */
+  truth: TruthRequest;
 }
 
 /** A type, not an interface: it is stored as the row's `policy` (a `Record<string, unknown>`). */
@@ -109,6 +112,8 @@ export function normaliseMemory(
     'link_to',
     'graph_generation',
     'user_id',
+    'dedupe',
+    'supersede',
   ] as const) {
     fill(k);
   }
@@ -190,6 +195,7 @@ export function normaliseMemory(
     namespaceId,
     policy: { graph, graph_generation: b.graph_generation, transform_embedding: transform, consent, risk, acl },
     occurredAt: parseOccurredAt(metadata.createdAt),
+    truth: { dedupe: b.dedupe, supersede: b.supersede, supersedes: b.supersedes },
   };
 }
 

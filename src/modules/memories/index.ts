@@ -18,6 +18,9 @@ import {
   removeAclEntry,
 } from './memories.store.ts';
 import { statusRoutes } from './status.routes.ts';
+import { lineageOf, statementsOf } from './truth.store.ts';
+import { createHistory } from './history.ts';
+import { historyRoutes } from './history.routes.ts';
 import { createMemoryStatusService } from './status.service.ts';
 import { listingRoutes } from './listing.routes.ts';
 import { createListingService } from './listing.service.ts';
@@ -27,11 +30,13 @@ export function createMemoriesModule(deps: MemoriesDeps & { omoBodies?: OmoBodie
   const writer = createMemoryWriter(deps);
   const status = createMemoryStatusService({ db: deps.db, users: deps.users });
   const listing = createListingService({ db: deps.db, users: deps.users });
+  const history = createHistory({ db: deps.db, users: deps.users });
   const routes: FastifyPluginAsyncZod = async (app) => {
     // Before the memory routes: the static /status/ segments stay visibly apart from /:memory_id.
     await app.register(statusRoutes(status));
     await app.register(memoriesRoutes(service, deps.omoBodies));
     await app.register(listingRoutes(listing));
+    await app.register(historyRoutes(history));
   };
   return {
     service,
@@ -68,11 +73,16 @@ export function memoryProcessing(deps: { publish: Publish; steps: ProcessingStep
 }
 
 /** What search reads of memories (stateless; each call takes its connection). */
-export const memoryReader = { getMany: getMemories };
+export const memoryReader = { getMany: getMemories, lineage: lineageOf, statements: statementsOf };
 export type MemoryReader = typeof memoryReader;
 
 export { canonicalCategory, normaliseMemory } from './compat.ts';
-export { toMemoryObject, memoryObject, searchResponse, type MemoryObject } from './memory-object.ts';
+export { toMemoryObject, memoryObject, searchResponse, lineageFields, type MemoryObject } from './memory-object.ts';
+export { noLineage, type Lineage as MemoryLineage } from './truth.store.ts';
+/** What a question asks about (search puts the current statement of it first; docs/truth.md). */
+export { QUESTION_SLOT, slotExamples, slotOf, type SlotExamples } from './facts.classify.ts';
+export { ASKS_PAST, questionSubject } from './facts.ts';
+export { selfNamesOf } from './truth.ts';
 export { normaliseAclEntry, resolveOwner, type OwnerDirectory } from './ownership.ts';
 export { safetySql, type SafetyFilter } from './safety.ts';
 export { aclConfig, addMemoryBody, memoryMetadata, updateMemoryBody, type AddMemoryBody } from './memories.schemas.ts';

@@ -31,6 +31,10 @@ import { enqueue } from '../../platform/jobs/index.ts';
 import type { Publish } from '../../platform/events/index.ts';
 import { MEMORY_PROCESS } from './memories.jobs.ts';
 import { memoryTransitions } from './transitions.ts';
+import { deleteFacts, lineageOf, noLineage } from './truth.store.ts';
+import { createTruth, truthItemOf } from './truth.ts';
+import { slotExamples } from './facts.classify.ts';
+import { keepVersion, lockedMemory } from './history.store.ts';
 
 interface LifecycleDeps {
   db: Db;
@@ -42,6 +46,7 @@ interface LifecycleDeps {
   planGraph(db: Queryable, actor: Actor, policy: GraphPolicy): Promise<GraphPlan>;
   sessions?: MemoriesDeps['sessions'];
   documents?: MemoriesDeps['documents'];
+  truth?: MemoriesDeps['truth'];
 }
 
 const scopeOf = (actor: Actor) => ({ organizationId: actor.organizationId, namespaceId: actor.namespaceId });
@@ -59,6 +64,8 @@ export function createMemoryLifecycle(deps: LifecycleDeps) {
   const { db, embedders, checkSize, publish, users, planGraph } = deps;
   const { resolveWriteNamespace } = deps.namespaces;
   const transitions = memoryTransitions(publish);
+  const examples = slotExamples(embedders.primary);
+  const truth = createTruth(deps.truth ?? { dedupe: 'near', supersede: 'auto' }, examples);
   /** The end user an actor is limited to (reader.ts), or undefined for an API key. */
   const endUserReader = (actor: Actor) => readerOf(users, db, actor);
 
@@ -67,7 +74,11 @@ export function createMemoryLifecycle(deps: LifecycleDeps) {
       requirePermission(actor, 'read');
       const row = await getMemory(db, scopeOf(actor), id, { safety, reader: await endUserReader(actor) });
       if (!row) throw notFound(`Memory ${id}`);
-      return toMemoryObject(row, await chunkIdsOf(db, row.id));
+      const [chunkIds, lineage] = await Promise.all([
+        chunkIdsOf(db, row.id),
+        lineageOf(db, row.organization_id, [row.id]),
+      ]);
+      return toMemoryObject(row, chunkIds, lineage.get(row.id) ?? noLineage());
     },
 
     /** PUT: changed content is re-chunked and re-embedded (before the transaction). */
@@ -83,7 +94,7 @@ export function createMemoryLifecycle(deps: LifecycleDeps) {
       if (body.content !== undefined && body.content !== current.content) {
         patch.content_bytes = checkSize(body.content);
         patch.content = body.content;
-        [chunks] = await buildChunks([body.content], embedders);
+        [[chunks]] = await Promise.all([buildChunks([body.content], embedders), examples().catch(() => null)]);
       }
       if (body.type !== undefined) patch.type = body.type;
       if (body.context !== undefined) patch.context = body.context;
@@ -131,8 +142,27 @@ export function createMemoryLifecycle(deps: LifecycleDeps) {
         // 500); now its deletion waits for this update, or this update finds it gone (a 404).
         if (body.namespace_id !== undefined)
           patch.namespace_id = await resolveWriteNamespace(tx, actor, body.namespace_id);
+        // What the memory said before is kept as a version (GET /v1/memory/{id}/history).
+        // Locked first: a DELETE racing this PUT waits for it, or this PUT finds the memory gone (a 404).
+        const says = ['content', 'type', 'metadata', 'context'] as const;
+        if (says.some((k) => patch[k] !== undefined)) {
+          const before = await lockedMemory(tx, actor.organizationId, id);
+          if (!before) return undefined;
+          await keepVersion(tx, before);
+        }
         const updated = await updateMemory(tx, scopeOf(actor), id, patch);
         if (!updated) return undefined;
+        // Its facts are read again, and compared with the owner's other memories as a new write's are.
+        if (patch.content !== undefined || patch.namespace_id !== undefined) {
+          await deleteFacts(tx, id);
+          await truth.settle(
+            tx,
+            actor.organizationId,
+            [updated],
+            [truthItemOf(updated, { dedupe: 'off' })],
+            [chunks ?? []],
+          );
+        }
         if (chunks) {
           await deleteChunks(tx, id);
           await insertChunks(tx, [{ memory: updated, chunks }]);

@@ -293,13 +293,19 @@ for (const store of testStores) {
       const nsA = await makeNamespace(t.db, t.orgId);
       const nsB = await makeNamespace(t.db, t.orgId);
       const other = await makeOrg(t.db);
-      for (const [user, ns] of [
-        ['dora', nsA],
-        ['dora', nsA],
-        ['dora', nsB],
-        ['eve', nsA],
+      // The same words twice in one namespace: the second is stored because dedupe is off for it.
+      for (const [user, ns, dedupe] of [
+        ['dora', nsA, 'near'],
+        ['dora', nsA, 'off'],
+        ['dora', nsB, 'near'],
+        ['eve', nsA, 'near'],
       ] as const) {
-        await addMemory(t, { content: `Note of ${user} in namespace`, external_user_id: user, namespace_id: ns });
+        await addMemory(t, {
+          content: `Note of ${user} in namespace`,
+          external_user_id: user,
+          namespace_id: ns,
+          dedupe,
+        });
       }
       await addMemory(t, { content: 'Dora in another org', external_user_id: 'dora' }, other.key);
       const del = (q: string) =>

@@ -108,7 +108,7 @@ export function memoriesRoutes(memories: MemoriesService, omoBodies?: OmoBodies)
         return reply.code(code).send({
           code,
           status,
-          message: `${r.successes.length} of ${r.total} memories stored`,
+          message: `${r.successes.length} of ${r.total} memories stored${duplicates(r.successes)}`,
           error: status === 'success' ? null : `${r.errors.length} of ${r.total} memories failed`,
           details: null,
           batch_id: r.batchId,
@@ -233,4 +233,10 @@ export function memoriesRoutes(memories: MemoriesService, omoBodies?: OmoBodies)
       },
     );
   };
+}
+
+/** " (2 of them already were)": how many stored items were exact duplicates answered with the existing memory. */
+function duplicates(successes: { item: { duplicate?: boolean } }[]): string {
+  const n = successes.filter((s) => s.item.duplicate).length;
+  return n ? ` (${n} of them already ${n === 1 ? 'was' : 'were'})` : '';
 }

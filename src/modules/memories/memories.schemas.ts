@@ -110,6 +110,22 @@ export const memoryPolicy = z
   })
   .describe('How the memory is built into the graph, who may read and change it, consent and risk');
 
+const dedupeMode = z
+  .enum(['near', 'exact', 'off'])
+  .describe(
+    'Engram extension: near (default, MEMORY_DEDUPE): an exact duplicate of a current memory of the same user and ' +
+      'namespace is not stored (the answer names the existing memory, duplicate: true) and a near duplicate is ' +
+      'linked ' +
+      'to it (search shows one); exact: only exact duplicates; off: store as sent (docs/truth.md)',
+  );
+const supersedeMode = z
+  .enum(['auto', 'off'])
+  .describe(
+    'Engram extension: auto (default, MEMORY_SUPERSEDE): a memory that gives a new value of a single-valued fact of ' +
+      'the same user (city, employer, role, diet, partner, a favourite …) supersedes the older memories that stated ' +
+      'it; off: it supersedes nothing (docs/truth.md)',
+  );
+
 /** The memory item (spec 2.2, client AddMemory), including deprecated fields mapped at the edge. */
 export const addMemoryBody = z.object({
   content: z
@@ -168,6 +184,16 @@ export const addMemoryBody = z.object({
   organization_id: str()
     .optional()
     .describe('Deprecated: the organization is the credential’s; naming another one is a 422'),
+  dedupe: dedupeMode.optional(),
+  supersede: supersedeMode.optional(),
+  supersedes: z
+    .array(str())
+    .max(50)
+    .optional()
+    .describe(
+      'Engram extension: ids of older memories of the same user this one replaces; they keep their content and get ' +
+        'valid_to and superseded_by (docs/truth.md). Another user’s memory is a 422',
+    ),
 });
 export type AddMemoryBody = z.infer<typeof addMemoryBody>;
 
@@ -213,6 +239,15 @@ export const addMemoryItem = z.object({
   objectId: z.string().describe('The same id (client alias of memoryId)'),
   createdAt: z.string().describe('ISO 8601 time the memory was stored'),
   memoryChunkIds: z.array(z.string()).describe('Ids of the chunks the content was split into'),
+  duplicate: z
+    .boolean()
+    .optional()
+    .describe('Engram extension: true when nothing was stored because the memory already was; memoryId is its id'),
+  duplicate_of: z
+    .string()
+    .optional()
+    .describe('Engram extension: the older memory this one nearly repeats (search shows one of them)'),
+  supersedes: z.array(z.string()).optional().describe('Engram extension: older memories this one superseded'),
 });
 
 /** Fields of the common response envelope (client contract). */
@@ -259,6 +294,8 @@ export const batchBody = z.object({
       'or https, public addresses only',
   ),
   webhook_secret: webhookSecret,
+  dedupe: dedupeMode.optional().describe('Default dedupe of the items that set none (docs/truth.md)'),
+  supersede: supersedeMode.optional().describe('Default supersede of the items that set none (docs/truth.md)'),
 });
 
 export const batchResponse = z.object({

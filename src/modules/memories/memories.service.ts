@@ -11,12 +11,13 @@ import { normaliseMemory, type LegacyQuery, type MemoryInput } from './compat.ts
 import type { Embedders } from '../../platform/models/index.ts';
 import { buildChunks } from './indexing.ts';
 import { addMemoryBody, type AddMemoryBody } from './memories.schemas.ts';
-import type { ChunkData, MemoryRow } from './memories.store.ts';
+import { chunkIdsOf, type ChunkData, type MemoryRow } from './memories.store.ts';
 import { createMemoryLifecycle } from './lifecycle.ts';
 import type { Publish } from '../../platform/events/index.ts';
 import type { Webhooks } from '../webhooks/index.ts';
 import { batchStored } from './memory-events.ts';
-import { createMemoryWriter } from './writer.ts';
+import { createMemoryWriter, type StoredMemory } from './writer.ts';
+import type { DedupeMode, TruthDefaults } from './truth.ts';
 
 export interface MemoriesDeps {
   db: Db;
@@ -35,6 +36,8 @@ export interface MemoriesDeps {
   sessions?: Pick<UserContent, 'deleteUserSessions'>;
   /** A user's document uploads, removed by delete-all after their memories (the documents module's). */
   documents?: Pick<UserContent, 'deleteUserDocuments'>;
+  /** Duplicate folding and supersession by default (MEMORY_DEDUPE, MEMORY_SUPERSEDE; truth.ts). */
+  truth?: TruthDefaults;
 }
 
 export interface AddedMemory {
@@ -42,6 +45,12 @@ export interface AddedMemory {
   objectId: string;
   createdAt: string;
   memoryChunkIds: string[];
+  /** An exact duplicate: nothing was stored, memoryId is the existing memory's. */
+  duplicate?: boolean;
+  /** The older memory this one nearly repeats (stored, shown once by search). */
+  duplicate_of?: string;
+  /** Older memories this one superseded. */
+  supersedes?: string[];
 }
 
 export interface WriteOptions extends LegacyQuery {
@@ -49,6 +58,13 @@ export interface WriteOptions extends LegacyQuery {
   batchId?: string | null;
   webhook_url?: string;
   webhook_secret?: string;
+  /** Overrides every item's duplicate handling (an import's skip_duplicates: false is `off`). */
+  dedupe?: DedupeMode;
+  /**
+   * The memories belong to a container deleted as a whole (a document's chunks): an exact
+   * duplicate is stored and linked rather than answered with the existing memory.
+   */
+  container?: boolean;
 }
 
 /** Memory writes and reads. Model calls happen before a transaction opens, never inside. */
@@ -56,13 +72,16 @@ export function createMemoriesService(deps: MemoriesDeps) {
   const { db, embedders, planGraph } = deps;
   const { resolveWriteNamespace } = deps.namespaces;
 
-  const { checkSize, storeAll } = createMemoryWriter(deps);
+  const { checkSize, storeAll, truthReady } = createMemoryWriter(deps);
 
-  const added = (row: MemoryRow, chunks: ChunkData[]): AddedMemory => ({
+  const added = async (row: StoredMemory, chunks: ChunkData[]): Promise<AddedMemory> => ({
     memoryId: row.id,
     objectId: row.id,
     createdAt: iso(row.created_at)!,
-    memoryChunkIds: chunks.map((c) => c.id),
+    memoryChunkIds: row.duplicate ? await chunkIdsOf(db, row.id) : chunks.map((c) => c.id),
+    ...(row.duplicate ? { duplicate: true } : {}),
+    ...(row.duplicateOf ? { duplicate_of: row.duplicateOf } : {}),
+    ...(row.supersedes?.length ? { supersedes: row.supersedes } : {}),
   });
 
   function prepare(actor: Actor, body: AddMemoryBody, defaults: Partial<AddMemoryBody>, opts: WriteOptions) {
@@ -82,13 +101,13 @@ export function createMemoriesService(deps: MemoriesDeps) {
       // The graph is built later, in the job, from the plan resolved now: a bad graph policy is the caller's 422.
       const plan = await planGraph(db, actor, input.policy);
       const hook = await deps.webhooks.check(opts.webhook_url, opts.webhook_secret);
-      const [chunks] = await buildChunks([input.content], embedders);
+      const [[chunks]] = await Promise.all([buildChunks([input.content], embedders), truthReady()]);
       const row = await db.transaction(async (tx) => {
         const [stored] = await storeAll(tx, actor, [{ input, plan, chunks, bytes }], opts, { hook });
         if (stored instanceof AppError) throw stored;
         return stored;
       });
-      return added(row, chunks);
+      return await added(row, chunks);
     },
 
     /**
@@ -171,6 +190,7 @@ export function createMemoriesService(deps: MemoriesDeps) {
         pending.catch(() => undefined); // awaited in its turn; never an unhandled rejection meanwhile
         return pending;
       };
+      await truthReady();
       let next = ok.length ? embed(0) : null;
       for (let g = 0; g < ok.length; g += batchSize) {
         const group = ok.slice(g, g + batchSize);
@@ -186,17 +206,17 @@ export function createMemoriesService(deps: MemoriesDeps) {
               { ...opts, batchId },
             ),
           );
-          rows.forEach((row, i) => {
+          for (const [i, row] of rows.entries()) {
             const index = group[i].index;
             if (row instanceof AppError) errors.push(itemError(index, row));
             else
               successes.push({
                 index,
-                item: added(row, chunks[i]),
+                item: await added(row, chunks[i]),
                 bytes: group[i].bytes,
-                storage: storageBytes(row, chunks[i]),
+                storage: row.duplicate ? 0 : storageBytes(row, chunks[i]),
               });
-          });
+          }
         } catch (err) {
           if (!(err instanceof AppError)) deps.log?.error({ err, batchId }, 'storing a group of a batch failed');
           const e = err instanceof AppError ? err : new AppError(500, 'Storing this group of the batch failed');

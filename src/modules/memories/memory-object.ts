@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { graphNode } from '../graph/index.ts';
 import { iso } from '../../shared/time.ts';
 import type { MemoryRow } from './memories.store.ts';
+import type { Lineage } from './truth.store.ts';
 
 /** The stored memory as the client reads it (client-contract MemoryObject). */
 export const memoryObject = z.looseObject({
@@ -50,6 +51,22 @@ export const memoryObject = z.looseObject({
       'Search with reranking_config.return_features (svc_enhanced, svc_max): the ranking features (docs/transform.md)',
     ),
   memoryChunkIds: z.array(z.string()).optional().describe('Ids of its chunks (GET /v1/memory/{memory_id} only)'),
+  superseded_by: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('Engram extension: the newer memory that replaced this fact; null while it is current (docs/truth.md)'),
+  valid_to: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('Engram extension: when this fact stopped being true (the newer memory’s time); null while current'),
+  supersedes: z.array(z.string()).optional().describe('Engram extension: the older memories this one replaced'),
+  duplicate_of: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('Engram extension: the older memory this one nearly repeats; search shows one of them'),
 });
 export type MemoryObject = z.infer<typeof memoryObject>;
 
@@ -72,8 +89,19 @@ function aclFields(read: string[], write: string[]) {
   return { acl, ...lists };
 }
 
+/** The wire fields of a memory's lineage (truth.store lineageOf). */
+export function lineageFields(l: Lineage) {
+  const first = l.successors[0];
+  return {
+    superseded_by: first?.id ?? null,
+    valid_to: first ? iso(first.validTo)! : null,
+    supersedes: l.supersedes,
+    duplicate_of: l.duplicateOf,
+  };
+}
+
 /** Shape a stored row for the wire; scores are added by search. */
-export function toMemoryObject(row: MemoryRow, chunkIds?: string[]): MemoryObject {
+export function toMemoryObject(row: MemoryRow, chunkIds?: string[], lineage?: Lineage): MemoryObject {
   const metadata = row.metadata ?? {};
   const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
   return {
@@ -97,6 +125,7 @@ export function toMemoryObject(row: MemoryRow, chunkIds?: string[]): MemoryObjec
     source_type: str(metadata.sourceType),
     status: row.status,
     memoryChunkIds: chunkIds,
+    ...(lineage ? lineageFields(lineage) : {}),
   };
 }
 

@@ -245,7 +245,7 @@ for (const store of testStores) {
         );
         const mixed = await batch(
           [
-            { content: 'Erin item.', external_user_id: 'erin' },
+            { content: 'Another Erin item.', external_user_id: 'erin' },
             { content: 'Frank private item.', external_user_id: 'frank' },
           ],
           key,

@@ -17,9 +17,25 @@ import { buildChunks } from './indexing.ts';
 import { MEMORY_PROCESS } from './memories.jobs.ts';
 import type { AddMemoryBody } from './memories.schemas.ts';
 import type { MemoriesDeps, WriteOptions } from './memories.service.ts';
-import { insertChunks, insertMemories, type ChunkData, type MemoryRow, type NewMemory } from './memories.store.ts';
+import {
+  getMemories,
+  insertChunks,
+  insertMemories,
+  type ChunkData,
+  type MemoryRow,
+  type NewMemory,
+} from './memories.store.ts';
 import { aclLists, resolveOwners } from './ownership.ts';
 import { memoryTransitions } from './transitions.ts';
+import { createTruth, type TruthItem } from './truth.ts';
+import { slotExamples } from './facts.classify.ts';
+import { insertLinks } from './truth.store.ts';
+
+/**
+ * A write's outcome: the memory stored, or (`duplicate`) the existing memory it repeats, with
+ * what the stored one supersedes and the older memory it nearly repeats.
+ */
+export type StoredMemory = MemoryRow & { duplicate?: boolean; duplicateOf?: string | null; supersedes?: string[] };
 
 /** A memory ready to store: validated, its graph planned and its chunks embedded. */
 export interface PreparedMemory {
@@ -32,6 +48,9 @@ export interface PreparedMemory {
 export function createMemoryWriter(deps: MemoriesDeps) {
   const transitions = memoryTransitions(deps.publish);
   const { resolveWriteNamespace } = deps.namespaces;
+  // The attribute examples are embedded beside the first write's chunks, never inside its transaction.
+  const examples = slotExamples(deps.embedders.primary);
+  const truth = createTruth(deps.truth ?? { dedupe: 'near', supersede: 'auto' }, examples);
 
   function checkSize(content: string): number {
     const bytes = Buffer.byteLength(content, 'utf8');
@@ -59,7 +78,7 @@ export function createMemoryWriter(deps: MemoriesDeps) {
     items: { input: MemoryInput; plan: GraphPlan; chunks: ChunkData[]; bytes: number }[],
     opts: WriteOptions,
     extra: { hook?: WebhookRequest | null } = {},
-  ): Promise<(MemoryRow | AppError)[]> {
+  ): Promise<(StoredMemory | AppError)[]> {
     const hook = extra.hook ?? null;
     const resolved = await resolveOwners(
       deps.users,
@@ -67,23 +86,39 @@ export function createMemoryWriter(deps: MemoriesDeps) {
       actor,
       items.map((x) => x.input),
     );
-    const kept = items.flatMap((item, i) => {
-      const owner = resolved[i];
-      return owner instanceof AppError ? [] : [{ ...item, owner }];
-    });
     const namespaces = new Map<string | undefined, Promise<string | null>>();
     const namespaceOf = (id: string | undefined) => {
       if (!namespaces.has(id)) namespaces.set(id, resolveWriteNamespace(tx, actor, id));
       return namespaces.get(id)!;
     };
+    const kept: (PreparedMemory & {
+      owner: Exclude<(typeof resolved)[number], AppError>;
+      namespaceId: string | null;
+      at: number;
+    })[] = [];
+    for (const [i, item] of items.entries()) {
+      const owner = resolved[i];
+      if (!(owner instanceof AppError))
+        kept.push({ ...item, owner, namespaceId: await namespaceOf(item.input.namespaceId), at: i });
+    }
     const organizationId = actor.organizationId;
-    const news: NewMemory[] = [];
-    for (const { input, plan, bytes, owner } of kept) {
+    const truthItems: TruthItem[] = kept.map((k) => ({
+      userId: k.owner.userId,
+      namespaceId: k.namespaceId,
+      content: k.input.content,
+      externalUserId: k.owner.externalUserId ?? null,
+      truth: { ...k.input.truth, ...(opts.dedupe ? { dedupe: opts.dedupe } : {}) },
+    }));
+    // Exact duplicates are answered with what is stored; a container's (a document's) are stored and linked.
+    const dup = await truth.duplicates(tx, organizationId, truthItems);
+    const folds = (j: number) => !opts.container && (dup.existing[j] !== null || dup.earlier[j] !== null);
+    const store = kept.flatMap((k, j) => (folds(j) ? [] : [{ k, j }]));
+    const news: NewMemory[] = store.map(({ k: { input, plan, bytes, owner, namespaceId } }) => {
       const acl = aclLists(owner, input.policy.acl);
-      news.push({
+      return {
         id: newId(),
         organization_id: organizationId,
-        namespace_id: await namespaceOf(input.namespaceId),
+        namespace_id: namespaceId,
         user_id: owner.userId,
         external_user_id: owner.externalUserId,
         content: input.content,
@@ -102,13 +137,31 @@ export function createMemoryWriter(deps: MemoriesDeps) {
         content_bytes: bytes,
         occurred_at: input.occurredAt,
         graph_plan: plan,
-      });
-    }
+      };
+    });
     const rows = await insertMemories(tx, news);
     await insertChunks(
       tx,
-      rows.map((memory, i) => ({ memory, chunks: kept[i].chunks })),
+      rows.map((memory, i) => ({ memory, chunks: store[i].k.chunks })),
     );
+    const settled = await truth.settle(
+      tx,
+      organizationId,
+      rows,
+      store.map((x) => truthItems[x.j]),
+      store.map((x) => x.k.chunks),
+    );
+    const rowOf = new Map(store.map((x, i) => [x.j, i]));
+    if (opts.container) {
+      // A container's exact duplicates: stored, and linked to the memory they repeat.
+      const links = store.flatMap(({ j }, i) => {
+        const prior = dup.existing[j] ?? (dup.earlier[j] !== null ? rows[rowOf.get(dup.earlier[j]!)!]?.id : null);
+        if (!prior || settled[i].duplicateOf) return [];
+        settled[i].duplicateOf = prior;
+        return [{ memoryId: rows[i].id, priorId: prior, kind: 'duplicate' as const, validTo: null, reason: 'exact' }];
+      });
+      await insertLinks(tx, organizationId, links);
+    }
     // The subscription exists before the event that may trigger it (skip → completed at once).
     if (hook) for (const row of rows) await deps.webhooks.subscribe(tx, organizationId, { memoryId: row.id }, hook);
     await transitions.stored(tx, organizationId, rows);
@@ -118,8 +171,24 @@ export function createMemoryWriter(deps: MemoriesDeps) {
         rows.map((row) => ({ kind: MEMORY_PROCESS, organizationId, payload: { memory_id: row.id } })),
       );
     }
-    const stored = rows.values();
-    return resolved.map((owner) => (owner instanceof AppError ? owner : stored.next().value!));
+    const existing = new Map(
+      (
+        await getMemories(
+          tx,
+          { organizationId, namespaceId: null },
+          dup.existing.filter((x): x is string => !!x),
+        )
+      ).map((r) => [r.id, r]),
+    );
+    const outcome = (j: number): StoredMemory => {
+      const i = rowOf.get(j);
+      if (i !== undefined) return { ...rows[i], ...settled[i] };
+      const earlier = dup.earlier[j];
+      const row = earlier !== null ? rows[rowOf.get(earlier)!] : existing.get(dup.existing[j]!)!;
+      return { ...row, duplicate: true };
+    };
+    let j = 0;
+    return resolved.map((owner) => (owner instanceof AppError ? owner : outcome(j++)));
   }
 
   /**
@@ -135,10 +204,13 @@ export function createMemoryWriter(deps: MemoriesDeps) {
       return { input, bytes: checkSize(input.content) };
     });
     const plans = await Promise.all(inputs.map((x) => deps.planGraph(deps.db, actor, x.input.policy)));
-    const chunks = await buildChunks(
-      inputs.map((x) => x.input.content),
-      deps.embedders,
-    );
+    const [chunks] = await Promise.all([
+      buildChunks(
+        inputs.map((x) => x.input.content),
+        deps.embedders,
+      ),
+      examples().catch(() => null),
+    ]);
     return inputs.map((x, i): PreparedMemory => ({ ...x, plan: plans[i], chunks: chunks[i] }));
   }
 
@@ -171,7 +243,19 @@ export function createMemoryWriter(deps: MemoriesDeps) {
     await deps.planGraph(deps.db, actor, input.policy);
   }
 
-  return { checkSize, storeAll, prepareLinked, prepareEach, checkLinked };
+  return {
+    checkSize,
+    storeAll,
+    prepareLinked,
+    prepareEach,
+    checkLinked,
+    /** Load what the truth step needs from the models (before a transaction). */
+    truthReady: () =>
+      examples().then(
+        () => undefined,
+        () => undefined,
+      ),
+  };
 }
 
 export type MemoryWriter = ReturnType<typeof createMemoryWriter>;

@@ -92,7 +92,12 @@ export function createOmoImport(deps: OmoDeps) {
   }
 
   /** Embed and store one group; a failure of the whole group is each of its objects' error. */
-  async function storeGroup(actor: Actor, group: Candidate[], out: ImportOutcome[]): Promise<void> {
+  async function storeGroup(
+    actor: Actor,
+    group: Candidate[],
+    out: ImportOutcome[],
+    skipDuplicates: boolean,
+  ): Promise<void> {
     try {
       const prepared = await writer.prepareEach(
         actor,
@@ -113,7 +118,8 @@ export function createOmoImport(deps: OmoDeps) {
           tx,
           actor,
           ready.map((x): PreparedMemory => x.p),
-          {},
+          // skip_duplicates: false stores every object again, even what the owner already has.
+          skipDuplicates ? {} : { dedupe: 'off' },
         ),
       );
       rows.forEach((row, i) => {
@@ -121,7 +127,7 @@ export function createOmoImport(deps: OmoDeps) {
         out[index] =
           row instanceof AppError
             ? failed(index, omoId, row)
-            : { index, omo_id: omoId, status: 'imported', memory_id: row.id };
+            : { index, omo_id: omoId, status: row.duplicate ? 'skipped' : 'imported', memory_id: row.id };
       });
     } catch (err) {
       if (!(err instanceof AppError)) deps.log?.error({ err }, 'importing a group of OMO objects failed');
@@ -138,7 +144,8 @@ export function createOmoImport(deps: OmoDeps) {
     const earlierOf = new Map<number, number>();
     let items = await candidates(actor, body, out);
     if (body.skip_duplicates) items = await withoutDuplicates(actor, items, out, earlierOf);
-    for (let g = 0; g < items.length; g += GROUP) await storeGroup(actor, items.slice(g, g + GROUP), out);
+    for (let g = 0; g < items.length; g += GROUP)
+      await storeGroup(actor, items.slice(g, g + GROUP), out, body.skip_duplicates);
     // A duplicate of an earlier object of this request points at what that object became.
     for (const [index, earlier] of earlierOf) out[index].memory_id = out[earlier].memory_id;
     return out;

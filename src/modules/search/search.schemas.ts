@@ -184,6 +184,21 @@ export const searchBody = z.object({
         'the rest is ignored',
     ),
   limit: z.number().int().min(1).max(200).optional().describe('Maximum memories (up to 200); same as max_memories'),
+  include_superseded: z
+    .boolean()
+    .optional()
+    .describe(
+      'Engram extension: true (default): a superseded memory is shown right after the memory that replaced it (which ' +
+        'takes its place); false: superseded memories are left out (docs/truth.md)',
+    ),
+  as_of: z
+    .union([z.iso.datetime({ offset: true, local: true }), z.iso.date()])
+    .optional()
+    .describe(
+      'Engram extension: point-in-time search (ISO 8601): only memories from then or before, with the facts ' +
+        'that were ' +
+        'current then ranked first (docs/truth.md)',
+    ),
 });
 export type SearchBody = z.infer<typeof searchBody>;
 

@@ -4,6 +4,8 @@ import { newId } from '../../shared/ids.ts';
 import {
   canonicalCategory,
   normaliseAclEntry,
+  noLineage,
+  slotExamples,
   toMemoryObject,
   type MemoryObject,
   type MemoryReader,
@@ -19,6 +21,7 @@ import { rerankStage, type RerankStageDeps } from './rerank-stage.ts';
 import { rescaled, signalMultipliers, signalThresholds } from './rerank-shape.ts';
 import { feedbackRanked, type FeedbackBoosts } from './feedback-signal.ts';
 import { speakerHints } from './speaker-signal.ts';
+import { asOfDate, truthOf } from './truth-stage.ts';
 
 /** The first stage's dependencies (first-stage.ts), and what the rest of a search needs. */
 export interface SearchDeps extends FirstStageDeps {
@@ -61,6 +64,8 @@ export function createSearchService(deps: SearchDeps) {
   /** Query-log writes still in flight (awaited by close, before the store closes). */
   const logging = new Set<Promise<unknown>>();
   const hints = speakerHints();
+  // The attribute examples in the query embedder's space, embedded by the first search that needs them.
+  const examples = slotExamples(deps.embedders.primary);
 
   /**
    * The search's scope, and whether its candidates borrow from their thread neighbours (not
@@ -97,7 +102,12 @@ export function createSearchService(deps: SearchDeps) {
     if (metadata?.category !== undefined) metadata.category = canonicalCategory(metadata.category) as string;
     const requireReaders = body.search_acl?.read?.map(normaliseAclEntry) ?? null;
     const expands =
-      deps.neighbourWeight > 0 && !metadata && !requireReaders?.length && !body.omo_filter && !body.search_override;
+      deps.neighbourWeight > 0 &&
+      !metadata &&
+      !requireReaders?.length &&
+      !body.omo_filter &&
+      !body.search_override &&
+      !body.as_of;
     const shared = await sharedWith(db, {
       organizationId: actor.organizationId,
       namespaceId,
@@ -114,6 +124,7 @@ export function createSearchService(deps: SearchDeps) {
         metadata,
         requireReaders,
         safety: body.omo_filter ?? null,
+        asOf: asOfDate(body.as_of),
       },
       neighbours: expands && !!user,
     };
@@ -151,8 +162,21 @@ export function createSearchService(deps: SearchDeps) {
           speakerHints: hints,
         });
         overrideNodes = first.overrideNodes;
-        // The user's feedback moves the candidates, bounded (feedback-signal.ts), before anything reads the order.
-        const ranked = await feedbackRanked(deps, scope, first.ranked);
+        // The user's feedback moves the candidates, bounded (feedback-signal.ts), before anything reads the order;
+        // then what is true now (or at as_of) goes first (current-first.ts).
+        const truth = await truthOf(
+          { memories: deps.memories, examples },
+          db,
+          scope,
+          await feedbackRanked(deps, scope, first.ranked),
+          body,
+          {
+            query: body.query,
+            vector: vector ? ((await vector().catch(() => null))?.[0] ?? null) : null,
+            externalUserId: body.external_user_id,
+          },
+        );
+        const ranked = truth.ranked.slice(0, depth);
         let top: { id: string; score: number; reranker?: number; features?: Record<string, number> }[] = ranked.map(
           ([id, score]) => ({ id, score }),
         );
@@ -194,7 +218,7 @@ export function createSearchService(deps: SearchDeps) {
             signalMultipliers: signalMultipliers(body),
             withFeatures: body.reranking_config?.return_features === true,
           });
-          top = rescaled(outcome.order).slice(0, limit);
+          top = truth.reorder(rescaled(outcome.order)).slice(0, limit);
           rows = top.map((t) => byId.get(t.id)!);
           reranking = {
             requested: choice.requested ?? choice.provider,
@@ -209,7 +233,7 @@ export function createSearchService(deps: SearchDeps) {
         memories = rows.map((row) => {
           const t = byTop.get(row.id)!;
           return {
-            ...toMemoryObject(row),
+            ...toMemoryObject(row, undefined, truth.lineage.get(row.id) ?? noLineage()),
             relevance_score: t.score,
             similarity_score: first.dense.get(row.id) ?? 0,
             ...(reranking ? { reranker_score: t.reranker, reranker_type: reranking.used } : {}),

@@ -16,6 +16,8 @@ export interface SearchScope {
   requireReaders?: string[] | null;
   /** The consent/risk safety filter (`omo_filter`). */
   safety?: SafetyFilter | null;
+  /** Point-in-time search (`as_of`): only memories whose time (metadata.createdAt, else stored) is not later. */
+  asOf?: Date | null;
 }
 
 /**
@@ -70,6 +72,10 @@ export function scopeWhere(scope: SearchScope, params: unknown[]): { join: strin
     memoryLevel.push(`m.acl_read @> $${params.length}::text[]`);
   }
   memoryLevel.push(...safetySql(scope.safety ?? undefined, params));
+  if (scope.asOf) {
+    params.push(scope.asOf.toISOString());
+    memoryLevel.push(`coalesce(m.occurred_at, m.created_at) <= $${params.length}::timestamptz`);
+  }
   return {
     join: memoryLevel.length ? 'JOIN memories m ON m.id = c.memory_id' : '',
     where: [...where, ...memoryLevel].join(' AND '),
@@ -108,6 +114,7 @@ export function postingsScope(scope: SearchScope): boolean {
     !scope.sharedIds?.length &&
     !(scope.metadata && Object.keys(scope.metadata).length) &&
     !scope.requireReaders?.length &&
+    !scope.asOf &&
     safetySql(scope.safety ?? undefined, []).length === 0
   );
 }

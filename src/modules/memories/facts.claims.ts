@@ -1,0 +1,72 @@
+/**
+ * A memory's claims: the facts the reader found in its words (facts.ts), under the attribute
+ * names of facts.slots.ts, and — for a short statement of how things are now — the attribute its
+ * meaning is nearest to (facts.classify.ts) as a claim of "some value" of it. Supersession
+ * (truth.ts) compares claims of the same subject and attribute.
+ */
+import { readFacts, sentenceSubject, statesCurrent, type Fact } from './facts.ts';
+
+/** The reader's attribute names folded onto the classifier's. */
+const TASTES: [RegExp, string][] = [
+  [/^(?:coffee|tea|drink|beverage|espresso|latte)/, 'taste:drink'],
+  [/^(?:food|dish|meal|cuisine|snack|dessert|restaurant)/, 'taste:food'],
+  [/^(?:band|singer|artist|music|song|album|musician|group|rapper)/, 'taste:music'],
+  [/^(?:programming language|language|coding language)/, 'tool:language'],
+  [/^(?:editor|ide|code editor|text editor)/, 'tool:editor'],
+];
+
+export function attributeOf(slot: string): string {
+  if (slot === 'relationship') return 'partner';
+  if (slot === 'has:car') return 'vehicle';
+  if (slot === 'has:commute') return 'commute';
+  if (slot === 'has:phone') return 'phone';
+  if (/^has:(?:school|university|college)$/.test(slot)) return 'school';
+  if (slot === 'has:ide' || slot === 'has:editor') return 'tool:editor';
+  const taste = /^taste:(.*)$/.exec(slot);
+  if (taste) return TASTES.find(([re]) => re.test(taste[1]))?.[1] ?? slot;
+  return slot;
+}
+
+/** The value of a claim that names no value: "some value of this attribute". */
+export const SOME_VALUE = '';
+
+export function claimsOf(content: string, opts: { selfNames?: string[]; slot?: string | null } = {}): Fact[] {
+  // What the words say, unless the memory as a whole is an event, a trip, a plan or the past;
+  // and, when its meaning names an attribute, only what the words say of that one ("moved to
+  // Python" is not a city).
+  const facts = statesCurrent(content, { short: false })
+    ? readFacts(content, { selfNames: opts.selfNames })
+        .map((f) => ({ ...f, slot: attributeOf(f.slot) }))
+        // An ambiguous verb's fact stands only if the meaning agrees ("moved to Python" is not a city).
+        .filter((f) => !f.ambiguous || !opts.slot || f.slot === opts.slot)
+        .map(({ ambiguous: _, ...f }) => f)
+    : [];
+  // The meaning's attribute joins unless the words already stated another one.
+  if (opts.slot && statesCurrent(content) && !facts.some((f) => f.slot !== opts.slot && f.slot !== '*')) {
+    let subject = sentenceSubject(content, opts.selfNames);
+    // "My girlfriend Kim …", "my husband and I …": the writer's partner, not the partner's own attribute.
+    if (
+      opts.slot === 'partner' &&
+      subject &&
+      /^my (?:boyfriend|girlfriend|partner|wife|husband|spouse|fianc)/.test(subject)
+    )
+      subject = 'self';
+    if (subject && !facts.some((f) => f.subject === subject && f.slot === opts.slot))
+      facts.push({ subject, slot: opts.slot, value: SOME_VALUE, negated: false });
+  }
+  return facts;
+}
+
+/** Does `newer` (stated later) make `older` no longer so? */
+export function contradicts(newer: Fact, older: Fact): boolean {
+  if (newer.subject !== older.subject) return false;
+  if (newer.slot === '*' || older.slot === '*') {
+    // "switched from X": X of any attribute is no longer so; a `*` fact is never retired.
+    return newer.slot === '*' && newer.negated && !older.negated && older.slot !== '*' && older.value === newer.value;
+  }
+  if (newer.slot !== older.slot) return false;
+  // A statement of the attribute's value now replaces whatever was stated before.
+  if (newer.value === SOME_VALUE) return true;
+  if (newer.negated) return !older.negated && older.value === newer.value;
+  return older.value !== newer.value || older.negated;
+}

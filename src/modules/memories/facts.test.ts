@@ -1,0 +1,66 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFacts } from './facts.ts';
+import { contradicts } from './facts.claims.ts';
+
+const read = (text: string, selfNames: string[] = []) =>
+  readFacts(text, { selfNames }).map((f) => `${f.subject}|${f.slot}|${f.value}${f.negated ? '|not' : ''}`);
+
+describe('facts: what a memory states about single-valued attributes', () => {
+  it('reads residence, employer, role, diet, relationship, partner and tastes in varied wording', () => {
+    assert.deepEqual(read('I live in Lisbon.'), ['self|residence|lisbon']);
+    assert.deepEqual(read('Moved to Porto last week!'), ['self|residence|porto']);
+    assert.deepEqual(read("These days I'm based in New York City."), ['self|residence|new york city']);
+    assert.deepEqual(read('I just moved into a new apartment in Brooklyn.'), ['self|residence|brooklyn']);
+    assert.deepEqual(read('Since March, I work for Datadog.'), ['self|employer|datadog']);
+    assert.deepEqual(read('Got promoted to engineering manager!'), ['self|role|engineering manager']);
+    assert.deepEqual(read("I'm vegan now."), ['self|diet|vegan']);
+    assert.deepEqual(read('I got married last year.'), ['self|relationship|married']);
+    assert.deepEqual(read('My usual coffee order is an oat milk cortado.'), ['self|taste:coffee|oat milk cortado']);
+    assert.deepEqual(read('Flat white is my new favorite coffee these days.'), ['self|taste:coffee|flat white']);
+    assert.deepEqual(read('My car is a Tesla Model 3 now.'), ['self|has:car|tesla model 3']);
+  });
+
+  it('reads change and negation cues as the old value no longer holding', () => {
+    assert.deepEqual(read('I stopped being vegetarian last month.'), ['self|diet|vegetarian|not']);
+    assert.deepEqual(read('I no longer work at Google.'), ['self|employer|google|not']);
+    assert.deepEqual(read("I'm not with Sam anymore."), ['self|partner|sam|not']);
+    assert.deepEqual(read('I switched from Vim to VS Code.'), ['self|*|vim|not']);
+    assert.ok(read('I left Google and joined Stripe.').includes('self|employer|stripe'));
+    assert.ok(read('I left Google and joined Stripe.').includes('self|employer|google|not'));
+  });
+
+  it('keeps other people apart, and the owner’s own name is the owner', () => {
+    assert.deepEqual(read('My sister lives in Oslo.'), ['my sister|residence|oslo']);
+    assert.deepEqual(read('Tom works at Acme Corp now.'), ['tom|employer|acme corp']);
+    assert.deepEqual(read('Maya works at Acme Corp now.', ['maya']), ['self|employer|acme corp']);
+    assert.deepEqual(read('Caroline said, "I moved to Denver in May."'), ['caroline|residence|denver']);
+    assert.deepEqual(read('She moved to Paris.'), [], 'an unresolved pronoun states nothing we can use');
+  });
+
+  it('states nothing from questions, wishes, plans, the past, visits or lower-case non-names', () => {
+    for (const text of [
+      'Do you live in Paris?',
+      'Is Maya vegetarian?',
+      "I'm thinking about moving to Berlin.",
+      'I used to live in Rome when I was a kid.',
+      'I visited Rome last summer.',
+      'I want to work at Google someday.',
+      'I like both tea and coffee.',
+      'We moved to a bigger place.',
+      'I joined a book club.',
+    ])
+      assert.deepEqual(read(text), [], text);
+  });
+
+  it('contradiction: a new value, or the old one negated; never a negation of another value', () => {
+    const f = (slot: string, value: string, negated = false) => ({ subject: 'self', slot, value, negated });
+    assert.equal(contradicts(f('residence', 'porto'), f('residence', 'lisbon')), true);
+    assert.equal(contradicts(f('residence', 'lisbon'), f('residence', 'lisbon')), false);
+    assert.equal(contradicts(f('residence', 'rome', true), f('residence', 'lisbon')), false);
+    assert.equal(contradicts(f('diet', 'vegetarian', true), f('diet', 'vegetarian')), true);
+    assert.equal(contradicts(f('diet', 'vegetarian'), f('diet', 'vegetarian', true)), true);
+    assert.equal(contradicts(f('*', 'vim', true), f('taste:editor', 'vim')), true);
+    assert.equal(contradicts(f('employer', 'acme'), { ...f('employer', 'initech'), subject: 'tom' }), false);
+  });
+});

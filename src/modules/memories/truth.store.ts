@@ -1,0 +1,298 @@
+/**
+ * The SQL of keeping memories true (truth.ts): exact and near duplicates, the facts memories
+ * state, the links between a memory and the older ones it supersedes or repeats, and the
+ * versions PUT keeps. Every statement takes the organization.
+ */
+import { toVector, type Queryable } from '../../platform/db/index.ts';
+import type { Fact } from './facts.ts';
+
+/** One owner's memories: the unit of every comparison here. */
+export interface Owner {
+  userId: string;
+  namespaceId: string | null;
+}
+
+/**
+ * Serialise writes of the same owners until the transaction ends (a transaction-level advisory
+ * lock per owner, taken in one order so two writers of several owners cannot deadlock): two
+ * requests storing the same content at once must not both find it absent.
+ */
+export async function lockOwners(tx: Queryable, organizationId: string, userIds: string[]): Promise<void> {
+  const keys = [...new Set(userIds)].sort();
+  if (!keys.length) return;
+  await tx.query(
+    `SELECT pg_advisory_xact_lock(hashtextextended('engram.owner:' || $1 || ':' || u, 0))
+     FROM unnest($2::text[]) AS u ORDER BY u`,
+    [organizationId, keys],
+  );
+}
+
+/**
+ * For each item, the oldest current memory of its owner with the same folded content (migration
+ * 0030's `engram_content_key`), or none. A superseded memory is not current: saying again
+ * what was once true and then replaced is news, not a duplicate.
+ */
+export async function exactDuplicates(
+  tx: Queryable,
+  organizationId: string,
+  items: (Owner & { content: string })[],
+): Promise<(string | null)[]> {
+  if (!items.length) return [];
+  const rows = await tx.query<{ n: string; id: string }>(
+    `SELECT x.n, d.id
+     FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS x(usr, ns, content, n)
+     CROSS JOIN LATERAL (
+       SELECT m.id FROM memories m
+       WHERE m.organization_id = $1 AND m.user_id = x.usr AND m.namespace_id IS NOT DISTINCT FROM x.ns
+         AND engram_content_key(m.content) = engram_content_key(x.content)
+         AND NOT EXISTS (SELECT 1 FROM memory_lineage l WHERE l.prior_id = m.id AND l.kind = 'supersedes')
+       ORDER BY m.created_at, m.id LIMIT 1) d`,
+    [organizationId, items.map((i) => i.userId), items.map((i) => i.namespaceId), items.map((i) => i.content)],
+  );
+  const out: (string | null)[] = items.map(() => null);
+  for (const r of rows) out[Number(r.n) - 1] = r.id;
+  return out;
+}
+
+/** A near-duplicate candidate: an older memory of the owner, its cosine similarity and its first chunk's terms. */
+export interface NearMemory {
+  n: number;
+  id: string;
+  similarity: number;
+  terms: string[];
+}
+
+/**
+ * The `k` memories of each item's owner nearest to its vector (first chunks of other memories,
+ * by the primary embedding), with their analysed terms. The user's entries of the scan index
+ * answer it (the shape of search's nearestSql).
+ */
+export async function nearestOwned(
+  tx: Queryable,
+  organizationId: string,
+  model: string,
+  items: (Owner & { memoryId: string; vector: number[] })[],
+  k: number,
+): Promise<NearMemory[]> {
+  if (!items.length) return [];
+  const dims = items[0].vector.length;
+  const rows = await tx.query<{ n: string; id: string; d: number; terms: string }>(
+    `SELECT x.n, c.memory_id AS id, c.d, c.terms
+     FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS x(usr, ns, self, vec, n)
+     CROSS JOIN LATERAL (
+       SELECT y.memory_id, y.d, y.terms::text AS terms FROM (
+         SELECT c.memory_id, c.namespace_id, c.chunk_index, c.terms,
+                (c.embedding::vector(${dims})) <=> x.vec::vector(${dims}) AS d
+         FROM memory_chunks c
+         WHERE c.organization_id = $1 AND c.user_id = x.usr AND c.embedding_model = $6 AND c.memory_id <> x.self
+         ORDER BY d LIMIT $7) y
+       WHERE y.namespace_id IS NOT DISTINCT FROM x.ns AND y.chunk_index = 0) c`,
+    [
+      organizationId,
+      items.map((i) => i.userId),
+      items.map((i) => i.namespaceId),
+      items.map((i) => i.memoryId),
+      items.map((i) => toVector(i.vector)),
+      model,
+      k,
+    ],
+  );
+  return rows.map((r) => ({
+    n: Number(r.n) - 1,
+    id: r.id,
+    similarity: 1 - Number(r.d),
+    terms: [...r.terms.matchAll(/'((?:[^']|'')+)'/g)].map((m) => m[1]),
+  }));
+}
+
+/** A memory's facts with its owner and time (the time its facts became true). */
+export interface OwnedFacts extends Owner {
+  memoryId: string;
+  at: Date;
+  facts: Fact[];
+}
+
+export async function insertFacts(tx: Queryable, organizationId: string, items: OwnedFacts[]): Promise<void> {
+  const rows = items.flatMap((i) => i.facts.map((f) => ({ i, f })));
+  if (!rows.length) return;
+  const col = <T>(g: (r: (typeof rows)[number]) => T) => rows.map(g);
+  await tx.query(
+    `INSERT INTO memory_facts (memory_id, organization_id, user_id, namespace_id, subject, slot, value, negated, at)
+     SELECT x.memory_id, $1, x.usr, x.ns, x.subject, x.slot, x.value, x.negated, x.at
+     FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::boolean[],
+                 $9::timestamptz[]) AS x(memory_id, usr, ns, subject, slot, value, negated, at)
+     ON CONFLICT DO NOTHING`,
+    [
+      organizationId,
+      col((r) => r.i.memoryId),
+      col((r) => r.i.userId),
+      col((r) => r.i.namespaceId),
+      col((r) => r.f.subject),
+      col((r) => r.f.slot),
+      col((r) => r.f.value),
+      col((r) => r.f.negated),
+      col((r) => r.i.at.toISOString()),
+    ],
+  );
+}
+
+export async function deleteFacts(tx: Queryable, memoryId: string): Promise<void> {
+  await tx.query('DELETE FROM memory_facts WHERE memory_id = $1', [memoryId]);
+}
+
+/** A stored fact of another memory, to compare with a new one. */
+export interface StoredFact extends Fact, Owner {
+  memoryId: string;
+  at: Date;
+}
+
+/**
+ * The facts of the owners' other memories that share a subject and a slot with `facts` (or a
+ * value, for facts of any slot `*`).
+ */
+export async function relatedFacts(tx: Queryable, organizationId: string, items: OwnedFacts[]): Promise<StoredFact[]> {
+  const keys = items.flatMap((i) => i.facts.map((f) => ({ i, f })));
+  if (!keys.length) return [];
+  const rows = await tx.query<{
+    memory_id: string;
+    user_id: string;
+    namespace_id: string | null;
+    subject: string;
+    slot: string;
+    value: string;
+    negated: boolean;
+    at: Date;
+  }>(
+    `SELECT DISTINCT f.memory_id, f.user_id, f.namespace_id, f.subject, f.slot, f.value, f.negated, f.at
+     FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS k(usr, ns, subject, slot, value)
+     JOIN memory_facts f ON f.organization_id = $1 AND f.user_id = k.usr AND f.subject = k.subject
+       AND (CASE WHEN k.slot = '*' THEN f.value = k.value ELSE f.slot = k.slot END)
+     WHERE f.namespace_id IS NOT DISTINCT FROM k.ns`,
+    [
+      organizationId,
+      keys.map((k) => k.i.userId),
+      keys.map((k) => k.i.namespaceId),
+      keys.map((k) => k.f.subject),
+      keys.map((k) => k.f.slot),
+      keys.map((k) => k.f.value),
+    ],
+  );
+  return rows.map((r) => ({
+    memoryId: r.memory_id,
+    userId: r.user_id,
+    namespaceId: r.namespace_id,
+    subject: r.subject,
+    slot: r.slot,
+    value: r.value,
+    negated: r.negated,
+    at: new Date(r.at),
+  }));
+}
+
+/** All facts of some memories (to tell whether a newer memory contradicts every one of them). */
+export async function factsOf(tx: Queryable, memoryIds: string[]): Promise<Map<string, Fact[]>> {
+  const out = new Map<string, Fact[]>();
+  if (!memoryIds.length) return out;
+  const rows = await tx.query<Fact & { memory_id: string }>(
+    'SELECT memory_id, subject, slot, value, negated FROM memory_facts WHERE memory_id = ANY($1::text[])',
+    [memoryIds],
+  );
+  for (const r of rows) {
+    const list = out.get(r.memory_id) ?? [];
+    list.push({ subject: r.subject, slot: r.slot, value: r.value, negated: r.negated });
+    out.set(r.memory_id, list);
+  }
+  return out;
+}
+
+/** A link from a newer memory to an older one. */
+export interface Link {
+  memoryId: string;
+  priorId: string;
+  kind: 'supersedes' | 'duplicate';
+  validTo: Date | null;
+  reason: string;
+}
+
+export async function insertLinks(tx: Queryable, organizationId: string, links: Link[]): Promise<void> {
+  if (!links.length) return;
+  await tx.query(
+    `INSERT INTO memory_lineage (prior_id, memory_id, organization_id, kind, valid_to, reason)
+     SELECT x.prior, x.memory, $1, x.kind, x.valid_to, x.reason
+     FROM unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[])
+          AS x(prior, memory, kind, valid_to, reason)
+     ON CONFLICT DO NOTHING`,
+    [
+      organizationId,
+      links.map((l) => l.priorId),
+      links.map((l) => l.memoryId),
+      links.map((l) => l.kind),
+      links.map((l) => (l.validTo ? l.validTo.toISOString() : null)),
+      links.map((l) => l.reason),
+    ],
+  );
+}
+
+/** Memories of the organization by id with their owner and time (explicit `supersedes`). */
+export async function ownersOf(
+  tx: Queryable,
+  organizationId: string,
+  ids: string[],
+): Promise<Map<string, Owner & { at: Date }>> {
+  const out = new Map<string, Owner & { at: Date }>();
+  if (!ids.length) return out;
+  const rows = await tx.query<{ id: string; user_id: string; namespace_id: string | null; at: Date }>(
+    `SELECT id, user_id, namespace_id, coalesce(occurred_at, created_at) AS at
+     FROM memories WHERE organization_id = $1 AND id = ANY($2::text[])`,
+    [organizationId, ids],
+  );
+  for (const r of rows) out.set(r.id, { userId: r.user_id, namespaceId: r.namespace_id, at: new Date(r.at) });
+  return out;
+}
+
+/** A memory's links: what retired it (earliest first), what it retired, what it repeats. */
+export interface Lineage {
+  successors: { id: string; validTo: Date }[];
+  supersedes: string[];
+  duplicateOf: string | null;
+}
+
+export const noLineage = (): Lineage => ({ successors: [], supersedes: [], duplicateOf: null });
+
+/** The links of `ids` (both directions), one statement. */
+export async function lineageOf(db: Queryable, organizationId: string, ids: string[]): Promise<Map<string, Lineage>> {
+  const out = new Map<string, Lineage>();
+  if (!ids.length) return out;
+  const rows = await db.query<{ prior_id: string; memory_id: string; kind: string; valid_to: Date | null }>(
+    `SELECT prior_id, memory_id, kind, valid_to FROM memory_lineage
+     WHERE organization_id = $1 AND (prior_id = ANY($2::text[]) OR memory_id = ANY($2::text[]))
+     ORDER BY valid_to NULLS LAST, memory_id`,
+    [organizationId, ids],
+  );
+  const of = (id: string) => {
+    if (!out.has(id)) out.set(id, noLineage());
+    return out.get(id)!;
+  };
+  for (const r of rows) {
+    if (r.kind === 'supersedes') {
+      of(r.prior_id).successors.push({ id: r.memory_id, validTo: new Date(r.valid_to!) });
+      of(r.memory_id).supersedes.push(r.prior_id);
+    } else of(r.memory_id).duplicateOf ??= r.prior_id;
+  }
+  return out;
+}
+
+/** The owner's memories that state `slot` of `subject`, newest first (as of `asOf`, when given). */
+export async function statementsOf(
+  db: Queryable,
+  q: { organizationId: string; userId: string; subject: string; slot: string; asOf: Date | null },
+): Promise<{ memoryId: string; at: Date }[]> {
+  const rows = await db.query<{ memory_id: string; at: Date }>(
+    `SELECT memory_id, max(at) AS at FROM memory_facts
+     WHERE organization_id = $1 AND user_id = $2 AND subject = $3 AND slot = $4
+       AND ($5::timestamptz IS NULL OR at <= $5)
+     GROUP BY memory_id ORDER BY max(at) DESC, memory_id DESC LIMIT 20`,
+    [q.organizationId, q.userId, q.subject, q.slot, q.asOf ? q.asOf.toISOString() : null],
+  );
+  return rows.map((r) => ({ memoryId: r.memory_id, at: new Date(r.at) }));
+}

@@ -1,0 +1,266 @@
+/**
+ * Keeping memories true at write time, inside the write's transaction (docs/truth.md):
+ *
+ * - an exact duplicate of a current memory of the same owner (same folded content) is not
+ *   stored: the write answers with the existing memory (`duplicate`). Memories that belong to a
+ *   container deleted as a whole (a document's chunks) are stored and linked instead, so that
+ *   deleting one document never removes what another one holds;
+ * - a near duplicate (its nearest memory by the primary embedding at cosine ≥ NEAR.cosine and
+ *   sharing ≥ NEAR.jaccard of their analysed terms) is stored and linked to the older one:
+ *   search shows one of them;
+ * - a memory that states a new value of a single-valued attribute of the same subject, or
+ *   negates the old value (facts.ts), supersedes the older memories that stated it: they keep
+ *   their content and get `valid_to` (the newer one's time) and `superseded_by`. The time order
+ *   is the memories' own (`metadata.createdAt`, else when they were stored), so a backfilled
+ *   older fact is itself the superseded one. A write may also name what it supersedes.
+ *
+ * Writes of the same owner are serialised for the transaction (truth.store lockOwners).
+ */
+import type { Queryable } from '../../platform/db/index.ts';
+import { unprocessable } from '../../shared/errors.ts';
+import type { Fact } from './facts.ts';
+import { claimsOf, contradicts } from './facts.claims.ts';
+import { slotOf, type SlotExamples } from './facts.classify.ts';
+import type { ChunkData, MemoryRow } from './memories.store.ts';
+import {
+  exactDuplicates,
+  factsOf,
+  insertFacts,
+  insertLinks,
+  lockOwners,
+  nearestOwned,
+  ownersOf,
+  relatedFacts,
+  type Link,
+  type Owner,
+  type OwnedFacts,
+} from './truth.store.ts';
+
+export type DedupeMode = 'near' | 'exact' | 'off';
+export type SupersedeMode = 'auto' | 'off';
+
+/** The deployment's defaults (MEMORY_DEDUPE, MEMORY_SUPERSEDE); a write may override them. */
+export interface TruthDefaults {
+  dedupe: DedupeMode;
+  supersede: SupersedeMode;
+}
+
+/** What one write asks of this step (AddMemoryBody's dedupe, supersede, supersedes). */
+export interface TruthRequest {
+  dedupe?: DedupeMode;
+  supersede?: SupersedeMode;
+  supersedes?: string[];
+}
+
+/**
+ * Near-duplicate thresholds. Both must hold: the embedding alone calls "I live in Lisbon" and "I
+ * live in Porto" near (cosine ~0.8), the terms alone miss reworded repeats. Measured in
+ * docs/truth.md ("Near duplicates").
+ */
+export const NEAR = { cosine: 0.9, jaccard: 0.75, neighbours: 3 };
+
+/** A new memory as this step sees it. */
+export interface TruthItem extends Owner {
+  content: string;
+  externalUserId: string | null;
+  truth: TruthRequest;
+}
+
+/** A stored memory as this step sees it (a PUT's facts read again). */
+export const truthItemOf = (row: MemoryRow, truth: TruthRequest): TruthItem => ({
+  userId: row.user_id,
+  namespaceId: row.namespace_id,
+  content: row.content,
+  externalUserId: row.external_user_id,
+  truth,
+});
+
+/** Effective time of a memory: when its facts became true. */
+export const effectiveAt = (row: Pick<MemoryRow, 'occurred_at' | 'created_at'>) =>
+  new Date(row.occurred_at ?? row.created_at);
+
+/** Names an owner goes by, from their external id ("maya", "maya.lopez@…", "maya-42"). */
+export function selfNamesOf(externalUserId: string | null | undefined): string[] {
+  const first = externalUserId?.match(/^[A-Za-z]{2,}/)?.[0];
+  return first ? [first.toLowerCase()] : [];
+}
+
+/**
+ * Does a memory stating `newer` retire one stating `older`? When every value the older one holds
+ * is contradicted (its negations hold none: "I left Madrid and moved to Vienna" is retired by "I
+ * live in Munich"), and something of it is.
+ */
+export function retires(newer: Fact[], older: Fact[]): boolean {
+  const hit = (o: Fact) => newer.some((n) => contradicts(n, o));
+  return older.filter((o) => !o.negated).every(hit) && older.some(hit);
+}
+
+const jaccard = (a: Set<string>, b: Set<string>) => {
+  let both = 0;
+  for (const x of a) if (b.has(x)) both++;
+  const union = a.size + b.size - both;
+  return union ? both / union : 0;
+};
+
+export function createTruth(defaults: TruthDefaults, examples: (() => Promise<SlotExamples>) | null = null) {
+  const modeOf = (t: TruthRequest) => ({
+    dedupe: t.dedupe ?? defaults.dedupe,
+    supersede: t.supersede ?? defaults.supersede,
+  });
+
+  return {
+    /**
+     * Before storing: lock the owners and find each item's exact duplicate (an earlier memory,
+     * or an earlier item of this same call: index into `items`).
+     */
+    async duplicates(tx: Queryable, organizationId: string, items: TruthItem[]) {
+      await lockOwners(
+        tx,
+        organizationId,
+        items.map((i) => i.userId),
+      );
+      const wanted = items.map((i) => modeOf(i.truth).dedupe !== 'off');
+      const found = await exactDuplicates(
+        tx,
+        organizationId,
+        items.filter((_, i) => wanted[i]),
+      );
+      const existing = items.map((_, i) => (wanted[i] ? found[wanted.slice(0, i).filter(Boolean).length] : null));
+      // Repeats within the call: the first one is stored, the later ones are its duplicates.
+      const seen = new Map<string, number>();
+      const earlier = items.map((item, i) => {
+        if (!wanted[i] || existing[i]) return null;
+        const key = `${item.userId}\u0000${item.namespaceId ?? ''}\u0000${foldContent(item.content)}`;
+        const first = seen.get(key);
+        if (first === undefined) seen.set(key, i);
+        return first ?? null;
+      });
+      return { existing, earlier };
+    },
+
+    /**
+     * After storing `rows` (with `items[i]` and `chunks[i]`): record their facts, link near
+     * duplicates and supersessions. Returns, per row, what it retired and what it repeats.
+     */
+    async settle(tx: Queryable, organizationId: string, rows: MemoryRow[], items: TruthItem[], chunks: ChunkData[][]) {
+      // Loaded before the transaction by the writers (prepare); here it is only awaited.
+      const ex = examples ? await examples().catch(() => null) : null;
+      const slotOfRow = (i: number) => {
+        const first = chunks[i][0];
+        const single = chunks[i].length === 1 && first.embedding && ex && first.embeddingModel === ex.model;
+        return single ? slotOf(first.embedding!, ex) : null;
+      };
+      const owned: OwnedFacts[] = rows.map((row, i) => ({
+        memoryId: row.id,
+        userId: row.user_id,
+        namespaceId: row.namespace_id,
+        at: effectiveAt(row),
+        facts: claimsOf(row.content, { selfNames: selfNamesOf(items[i].externalUserId), slot: slotOfRow(i) }),
+      }));
+      await insertFacts(tx, organizationId, owned);
+      const links: Link[] = [];
+      const order = new Map(rows.map((r, i) => [r.id, i]));
+      // Later than: by effective time; a tie goes to the memory written later (this call's, in its order).
+      const later = (a: { id: string; at: Date }, b: { id: string; at: Date }) => {
+        if (a.at.getTime() !== b.at.getTime()) return a.at > b.at;
+        const ia = order.get(a.id) ?? -1;
+        const ib = order.get(b.id) ?? -1;
+        return ia > ib;
+      };
+
+      // Explicit: the ids a write names, memories of the same owner.
+      const named = [...new Set(items.flatMap((i) => i.truth.supersedes ?? []))];
+      const owners = await ownersOf(tx, organizationId, named);
+      rows.forEach((row, i) => {
+        for (const id of items[i].truth.supersedes ?? []) {
+          const o = owners.get(id);
+          if (!o || o.userId !== row.user_id || id === row.id)
+            throw unprocessable(`supersedes: ${id} is not a memory of the same user`, { field: 'supersedes', id });
+          links.push({
+            memoryId: row.id,
+            priorId: id,
+            kind: 'supersedes',
+            validTo: effectiveAt(row),
+            reason: 'explicit',
+          });
+        }
+      });
+
+      // Detected: facts of the same subject and slot.
+      const auto = owned.filter((_, i) => modeOf(items[i].truth).supersede === 'auto' && owned[i].facts.length);
+      const related = await relatedFacts(tx, organizationId, auto);
+      const allFacts = await factsOf(tx, [...new Set(related.map((f) => f.memoryId))]);
+      for (const mine of auto) {
+        const me = { id: mine.memoryId, at: mine.at };
+        const others = new Map<string, { at: Date; facts: Fact[] }>();
+        for (const f of related) {
+          if (f.memoryId === mine.memoryId || f.userId !== mine.userId || f.namespaceId !== mine.namespaceId) continue;
+          if (
+            !mine.facts.some(
+              (n) => n.subject === f.subject && (n.slot === f.slot || (n.slot === '*' && n.value === f.value)),
+            )
+          )
+            continue;
+          others.set(f.memoryId, { at: f.at, facts: allFacts.get(f.memoryId) ?? [] });
+        }
+        for (const [id, other] of others) {
+          const them = { id, at: other.at };
+          const [newer, older] = later(me, them) ? [mine.facts, other.facts] : [other.facts, mine.facts];
+          // The older memory is retired only when the newer one contradicts every fact it states.
+          if (!retires(newer, older)) continue;
+          const [newId, oldId, at] = later(me, them) ? [me.id, id, me.at] : [id, me.id, other.at];
+          const slot = newer.find((n) => older.some((o) => contradicts(n, o)))!.slot;
+          links.push({ memoryId: newId, priorId: oldId, kind: 'supersedes', validTo: at, reason: `fact:${slot}` });
+        }
+      }
+
+      // Near duplicates: compared with the owner's nearest memories by the primary embedding.
+      const near = rows.flatMap((row, i) => {
+        const first = chunks[i][0];
+        return modeOf(items[i].truth).dedupe === 'near' && first?.embedding && first.embeddingModel
+          ? [
+              {
+                i,
+                model: first.embeddingModel,
+                memoryId: row.id,
+                userId: row.user_id,
+                namespaceId: row.namespace_id,
+                vector: first.embedding,
+              },
+            ]
+          : [];
+      });
+      const retired = new Set(links.filter((l) => l.kind === 'supersedes').flatMap((l) => [l.priorId, l.memoryId]));
+      const linked = new Set<number>();
+      for (const model of new Set(near.map((x) => x.model))) {
+        const mine = near.filter((x) => x.model === model);
+        for (const c of await nearestOwned(tx, organizationId, model, mine, NEAR.neighbours)) {
+          const { i } = mine[c.n];
+          const row = rows[i];
+          if (linked.has(i) || c.similarity < NEAR.cosine || retired.has(row.id)) continue;
+          if (order.has(c.id) && order.get(c.id)! > i) continue; // a later item of this call is not its original
+          const terms = new Set(chunks[i][0].terms.split(' ').filter(Boolean));
+          if (jaccard(terms, new Set(c.terms)) < NEAR.jaccard) continue;
+          linked.add(i);
+          links.push({ memoryId: row.id, priorId: c.id, kind: 'duplicate', validTo: null, reason: 'near-duplicate' });
+        }
+      }
+      await insertLinks(tx, organizationId, links);
+      return rows.map((row) => ({
+        supersedes: links.filter((l) => l.memoryId === row.id && l.kind === 'supersedes').map((l) => l.priorId),
+        duplicateOf: links.find((l) => l.memoryId === row.id && l.kind === 'duplicate')?.priorId ?? null,
+      }));
+    },
+  };
+}
+
+/** The content key of migration 0030's engram_content_key, for repeats within one call. */
+function foldContent(content: string): string {
+  return content
+    .trim()
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .replace(/[\s.!?]+$/, '');
+}
+
+export type Truth = ReturnType<typeof createTruth>;

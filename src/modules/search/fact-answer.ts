@@ -1,0 +1,54 @@
+/**
+ * The current answer to a question about a single-valued attribute ("Where does Maya live?",
+ * "What do I drive these days?"): the attribute the question asks about (its embedding's nearest
+ * attribute examples, facts.classify.ts) and whom it asks about; then the newest memory of that
+ * user stating it, not superseded at `as_of` (or now) and readable in the search's scope. Search
+ * puts it first. A question about an earlier time without `as_of` gets none (it is not about now).
+ */
+import type { Queryable } from '../../platform/db/index.ts';
+import {
+  ASKS_PAST,
+  QUESTION_SLOT,
+  questionSubject,
+  selfNamesOf,
+  slotOf,
+  type MemoryReader,
+  type SlotExamples,
+} from '../memories/index.ts';
+import { currentOf } from './current-first.ts';
+import { visibleMemories, type SearchScope } from './search.store.ts';
+
+export interface Question {
+  query: string;
+  vector: number[] | null;
+  externalUserId?: string;
+}
+
+export async function factAnswer(
+  deps: { memories: MemoryReader; examples: () => Promise<SlotExamples> },
+  db: Queryable,
+  scope: SearchScope,
+  q: Question,
+): Promise<string | null> {
+  const asOf = scope.asOf ?? null;
+  if (!q.vector || !scope.userId || (!asOf && ASKS_PAST.test(q.query))) return null;
+  const examples = await deps.examples().catch(() => null);
+  const slot = examples ? slotOf(q.vector, examples, QUESTION_SLOT) : null;
+  const subject = slot ? questionSubject(q.query, selfNamesOf(q.externalUserId)) : null;
+  if (!slot || !subject) return null;
+  const stated = await deps.memories.statements(db, {
+    organizationId: scope.organizationId,
+    userId: scope.userId,
+    subject,
+    slot,
+    asOf,
+  });
+  if (!stated.length) return null;
+  const ids = stated.map((s) => s.memoryId);
+  const [lineage, readable] = await Promise.all([
+    deps.memories.lineage(db, scope.organizationId, ids),
+    visibleMemories(db, scope, ids),
+  ]);
+  // Newest first: the first that was not replaced by then is the answer.
+  return ids.find((id) => readable.has(id) && !currentOf(id, lineage, asOf)) ?? null;
+}
