@@ -136,6 +136,8 @@ const services = lanes.map(
       log,
       embedders: models.index,
       maxContentBytes: config.MAX_CONTENT_BYTES,
+      // MEMORY_DEDUPE / MEMORY_SUPERSEDE as the server reads them (docs/truth.md).
+      truth: { dedupe: config.MEMORY_DEDUPE, supersede: config.MEMORY_SUPERSEDE },
       publish,
       webhooks: webhooks.webhooks,
       users: userDirectory,

@@ -1,25 +1,35 @@
 /**
  * Which single-valued attribute a short memory speaks of, by meaning rather than wording: its
  * embedding's nearest examples of facts.slots.ts (embedded once, with the deployment's own
- * primary embedder, the first time a write needs them). The `SLOT.k` nearest examples vote,
- * weighted by similarity; the attribute wins only if the nearest example is at least
- * `SLOT.min` similar and the vote is not `none`. Thresholds: docs/truth.md ("Attributes").
+ * embedders, the first time a write needs them). The `k` nearest examples vote, weighted by
+ * similarity; the attribute wins only if the nearest example is similar enough and the vote is
+ * not `none`.
+ *
+ * With the secondary embedder (GloVe SIF) too, similarity is 0.7 × the primary's + 0.3 × the
+ * secondary's: word vectors know what the values are ("tacos" is food, "Radiohead" music) where
+ * a sentence encoder mostly sees the sentence's shape, so the mix recognises far more updates
+ * of wordings it was not built on (docs/truth.md, "Attributes").
  */
 import type { Embedder } from '../../platform/models/index.ts';
 import { SLOT_EXAMPLES } from './facts.slots.ts';
 
-export const SLOT = { k: 5, min: 0.6 };
+/** Statements: k voters, least similarity of the nearest example (primary alone, and mixed). */
+export const SLOT = { k: 5, min: 0.6, mixed: 0.55 };
 /**
- * For questions: a question is further from the statements than another statement is ("Where
- * does Maya live?" against "I live in Chicago."), so it needs less similarity to name the
- * attribute it asks about.
+ * Questions are further from the statements than another statement is ("Where does Maya live?"
+ * against "I live in Chicago."), so they need less similarity to name the attribute asked about.
  */
-export const QUESTION_SLOT = { k: 5, min: 0.3 };
+export const QUESTION_SLOT = { k: 5, min: 0.3, mixed: 0.3 };
+const MIX = { primary: 0.7, secondary: 0.3 };
 
-interface Examples {
+interface Space {
   model: string;
-  slots: string[];
   vectors: number[][];
+}
+interface Examples {
+  slots: string[];
+  primary: Space;
+  secondary: Space | null;
 }
 
 const dot = (a: number[], b: number[]) => {
@@ -28,12 +38,26 @@ const dot = (a: number[], b: number[]) => {
   return s;
 };
 
-/** The attribute of `vector` among `examples` (unit vectors: cosine = dot), or null. */
-export function slotOf(vector: number[], examples: Examples, at: { k: number; min: number } = SLOT): string | null {
-  const u = unit(vector);
-  const scored = examples.vectors.map((v, i) => ({ slot: examples.slots[i], s: dot(u, v) }));
+/** A memory's or question's vectors with the models that made them. */
+export interface Vectors {
+  primary: { model: string; vector: number[] } | null;
+  secondary?: { model: string; vector: number[] } | null;
+}
+
+/** The attribute of `v` among `examples`, or null. */
+export function slotOf(v: Vectors, examples: Examples, at: { k: number; min: number; mixed: number } = SLOT) {
+  if (!v.primary || v.primary.model !== examples.primary.model) return null;
+  const p = unit(v.primary.vector);
+  const s =
+    v.secondary && examples.secondary && v.secondary.model === examples.secondary.model
+      ? unit(v.secondary.vector)
+      : null;
+  const scored = examples.primary.vectors.map((e, i) => ({
+    slot: examples.slots[i],
+    s: s ? MIX.primary * dot(p, e) + MIX.secondary * dot(s, examples.secondary!.vectors[i]) : dot(p, e),
+  }));
   scored.sort((a, b) => b.s - a.s);
-  if (!scored.length || scored[0].s < at.min) return null;
+  if (!scored.length || scored[0].s < (s ? at.mixed : at.min)) return null;
   const votes = new Map<string, number>();
   for (const x of scored.slice(0, at.k)) votes.set(x.slot, (votes.get(x.slot) ?? 0) + x.s);
   const [slot] = [...votes].sort((a, b) => b[1] - a[1])[0];
@@ -41,21 +65,32 @@ export function slotOf(vector: number[], examples: Examples, at: { k: number; mi
 }
 
 const loaded = new WeakMap<object, Promise<Examples>>();
+type Embeds = Pick<Embedder, 'id' | 'embed'>;
 
 /**
- * The examples embedded by `embedder`, once per embedder (a failed load is retried by the next
- * call). Writers ask for them beside their chunks' embeddings, before their transaction opens.
+ * The examples embedded by the embedders, once per primary embedder (a failed load is retried by
+ * the next call). Writers ask for them beside their chunks' embeddings, before their transaction.
  */
-export function slotExamples(embedder: Pick<Embedder, 'id' | 'embed'>): () => Promise<Examples> {
+export function slotExamples(primary: Embeds, secondary?: Embeds | null): () => Promise<Examples> {
   return (): Promise<Examples> => {
-    let loading = loaded.get(embedder);
-    loading ??= (async () => {
-      const entries = Object.entries(SLOT_EXAMPLES).flatMap(([slot, xs]) => xs.map((x) => ({ slot, x })));
-      const vectors = await embedder.embed(entries.map((e) => e.x));
-      return { model: embedder.id, slots: entries.map((e) => e.slot), vectors: vectors.map(unit) };
-    })();
-    loaded.set(embedder, loading);
-    loading.catch(() => loaded.delete(embedder));
+    let loading = loaded.get(primary);
+    if (!loading) {
+      loading = (async () => {
+        const entries = Object.entries(SLOT_EXAMPLES).flatMap(([slot, xs]) => xs.map((x) => ({ slot, x })));
+        const texts = entries.map((e) => e.x);
+        const [p, s] = await Promise.all([
+          primary.embed(texts),
+          secondary ? secondary.embed(texts).catch(() => null) : null,
+        ]);
+        return {
+          slots: entries.map((e) => e.slot),
+          primary: { model: primary.id, vectors: p.map(unit) },
+          secondary: s && secondary ? { model: secondary.id, vectors: s.map(unit) } : null,
+        };
+      })();
+      loaded.set(primary, loading);
+      loading.catch(() => loaded.delete(primary));
+    }
     return loading;
   };
 }

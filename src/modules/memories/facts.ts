@@ -455,6 +455,8 @@ export function sentenceSubject(content: string, selfNames: string[] = []): stri
   const body =
     lead && lead[1].split(/\s+/).every((w) => FILLERS.has(w.toLowerCase()) || /^\d+$/.test(w)) ? lead[2] : text;
   const tokens = (body.match(/[\p{L}\p{N}'’-]+/gu) ?? []).map((w) => w.replace(/’/g, "'"));
+  // "Radiohead became my favourite band", "Tacos are my go-to": the writer's taste, whatever comes first.
+  if (/\b(?:is|are|became|has become|remains|stays)\s+(?:now\s+|still\s+)?my\b/i.test(body)) return self;
   for (let i = 0; i < tokens.length && i < 6; i++) {
     const w = tokens[i];
     const lw = w.toLowerCase();

@@ -64,7 +64,7 @@ export function createMemoryLifecycle(deps: LifecycleDeps) {
   const { db, embedders, checkSize, publish, users, planGraph } = deps;
   const { resolveWriteNamespace } = deps.namespaces;
   const transitions = memoryTransitions(publish);
-  const examples = slotExamples(embedders.primary);
+  const examples = slotExamples(embedders.primary, embedders.secondary);
   const truth = createTruth(deps.truth ?? { dedupe: 'near', supersede: 'auto' }, examples);
   /** The end user an actor is limited to (reader.ts), or undefined for an API key. */
   const endUserReader = (actor: Actor) => readerOf(users, db, actor);
@@ -136,6 +136,8 @@ export function createMemoryLifecycle(deps: LifecycleDeps) {
       }
       // A changed policy is resolved into the plan the next processing builds from.
       if (graphPolicy) patch.graph_plan = await planGraph(db, actor, graphPolicy);
+      // What the truth step reads of the models, loaded before the transaction (a namespace move re-reads facts).
+      if (body.namespace_id !== undefined) await examples().catch(() => null);
       const result = await db.transaction(async (tx) => {
         // The target namespace is checked and key-share locked first, in this transaction: a
         // namespace deleted after a check made outside it failed the update's foreign key (a

@@ -54,12 +54,12 @@ export async function exactDuplicates(
   return out;
 }
 
-/** A near-duplicate candidate: an older memory of the owner, its cosine similarity and its first chunk's terms. */
+/** A near-duplicate candidate: an older memory of the owner, its cosine similarity and its content. */
 export interface NearMemory {
   n: number;
   id: string;
   similarity: number;
-  terms: string[];
+  content: string;
 }
 
 /**
@@ -76,13 +76,16 @@ export async function nearestOwned(
 ): Promise<NearMemory[]> {
   if (!items.length) return [];
   const dims = items[0].vector.length;
-  const rows = await tx.query<{ n: string; id: string; d: number; terms: string }>(
-    `SELECT x.n, c.memory_id AS id, c.d, c.terms
+  const rows = await tx.query<{ n: string; id: string; d: number; content: string }>(
+    `SELECT x.n, c.memory_id AS id, c.d, (SELECT m.content FROM memories m WHERE m.id = c.memory_id) AS content
      FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS x(usr, ns, self, vec, n)
+     -- The vector parsed once per item (OFFSET 0 keeps the planner from inlining the cast into
+     -- the distance, where it was parsed again for every chunk compared: 100 ms for 100 chunks).
+     CROSS JOIN LATERAL (SELECT x.vec::vector(${dims}) AS v OFFSET 0) q
      CROSS JOIN LATERAL (
-       SELECT y.memory_id, y.d, y.terms::text AS terms FROM (
-         SELECT c.memory_id, c.namespace_id, c.chunk_index, c.terms,
-                (c.embedding::vector(${dims})) <=> x.vec::vector(${dims}) AS d
+       SELECT y.memory_id, y.d FROM (
+         SELECT c.memory_id, c.namespace_id, c.chunk_index,
+                (c.embedding::vector(${dims})) <=> q.v AS d
          FROM memory_chunks c
          WHERE c.organization_id = $1 AND c.user_id = x.usr AND c.embedding_model = $6 AND c.memory_id <> x.self
          ORDER BY d LIMIT $7) y
@@ -101,7 +104,7 @@ export async function nearestOwned(
     n: Number(r.n) - 1,
     id: r.id,
     similarity: 1 - Number(r.d),
-    terms: [...r.terms.matchAll(/'((?:[^']|'')+)'/g)].map((m) => m[1]),
+    content: r.content,
   }));
 }
 

@@ -54,8 +54,7 @@ export interface TruthRequest {
 
 /**
  * Near-duplicate thresholds. Both must hold: the embedding alone calls "I live in Lisbon" and "I
- * live in Porto" near (cosine ~0.8), the terms alone miss reworded repeats. Measured in
- * docs/truth.md ("Near duplicates").
+ * live in Porto" near (cosine ~0.8), shared words alone miss reworded repeats (docs/truth.md).
  */
 export const NEAR = { cosine: 0.9, jaccard: 0.75, neighbours: 3 };
 
@@ -93,6 +92,28 @@ export function selfNamesOf(externalUserId: string | null | undefined): string[]
 export function retires(newer: Fact[], older: Fact[]): boolean {
   const hit = (o: Fact) => newer.some((n) => contradicts(n, o));
   return older.filter((o) => !o.negated).every(hit) && older.some(hit);
+}
+
+/**
+ * The words and numbers of a text, folded: what near duplicates must share. Not the search
+ * analyser's terms, which drop numbers ("note 5: item 155" and "note 6: item 186" are not the
+ * same memory).
+ */
+const wordsOf = (text: string) => new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+
+/**
+ * Whether two texts differ in a name, a number or a date ("keys lost on Saturday" / "on
+ * Tuesday", "note 5" / "note 6"): then they tell of different things however alike they read.
+ */
+function namesDiffer(a: string, b: string): boolean {
+  const named = (t: string) =>
+    new Set(
+      (t.match(/[\p{L}\p{N}]+/gu) ?? [])
+        .filter((w, i) => /\p{N}/u.test(w) || (i > 0 && /^\p{Lu}/u.test(w)))
+        .map((w) => w.toLowerCase()),
+    );
+  const [x, y] = [named(a), named(b)];
+  return [...x].some((w) => !y.has(w)) || [...y].some((w) => !x.has(w));
 }
 
 const jaccard = (a: Set<string>, b: Set<string>) => {
@@ -147,8 +168,10 @@ export function createTruth(defaults: TruthDefaults, examples: (() => Promise<Sl
       const ex = examples ? await examples().catch(() => null) : null;
       const slotOfRow = (i: number) => {
         const first = chunks[i][0];
-        const single = chunks[i].length === 1 && first.embedding && ex && first.embeddingModel === ex.model;
-        return single ? slotOf(first.embedding!, ex) : null;
+        if (!ex || chunks[i].length !== 1 || !first.embedding || !first.embeddingModel) return null;
+        const second =
+          first.embedding2 && first.embedding2Model ? { model: first.embedding2Model, vector: first.embedding2 } : null;
+        return slotOf({ primary: { model: first.embeddingModel, vector: first.embedding }, secondary: second }, ex);
       };
       const owned: OwnedFacts[] = rows.map((row, i) => ({
         memoryId: row.id,
@@ -239,8 +262,8 @@ export function createTruth(defaults: TruthDefaults, examples: (() => Promise<Sl
           const row = rows[i];
           if (linked.has(i) || c.similarity < NEAR.cosine || retired.has(row.id)) continue;
           if (order.has(c.id) && order.get(c.id)! > i) continue; // a later item of this call is not its original
-          const terms = new Set(chunks[i][0].terms.split(' ').filter(Boolean));
-          if (jaccard(terms, new Set(c.terms)) < NEAR.jaccard) continue;
+          if (jaccard(wordsOf(rows[i].content), wordsOf(c.content)) < NEAR.jaccard) continue;
+          if (namesDiffer(rows[i].content, c.content)) continue;
           linked.add(i);
           links.push({ memoryId: row.id, priorId: c.id, kind: 'duplicate', validTo: null, reason: 'near-duplicate' });
         }

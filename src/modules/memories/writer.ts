@@ -49,7 +49,7 @@ export function createMemoryWriter(deps: MemoriesDeps) {
   const transitions = memoryTransitions(deps.publish);
   const { resolveWriteNamespace } = deps.namespaces;
   // The attribute examples are embedded beside the first write's chunks, never inside its transaction.
-  const examples = slotExamples(deps.embedders.primary);
+  const examples = slotExamples(deps.embedders.primary, deps.embedders.secondary);
   const truth = createTruth(deps.truth ?? { dedupe: 'near', supersede: 'auto' }, examples);
 
   function checkSize(content: string): number {

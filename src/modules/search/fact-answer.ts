@@ -6,6 +6,7 @@
  * puts it first. A question about an earlier time without `as_of` gets none (it is not about now).
  */
 import type { Queryable } from '../../platform/db/index.ts';
+import type { Embedder } from '../../platform/models/index.ts';
 import {
   ASKS_PAST,
   QUESTION_SLOT,
@@ -20,20 +21,29 @@ import { visibleMemories, type SearchScope } from './search.store.ts';
 
 export interface Question {
   query: string;
+  /** The query's primary embedding and its model. */
   vector: number[] | null;
+  model: string;
   externalUserId?: string;
 }
 
 export async function factAnswer(
-  deps: { memories: MemoryReader; examples: () => Promise<SlotExamples> },
+  deps: { memories: MemoryReader; examples: () => Promise<SlotExamples>; secondary?: Embedder | null },
   db: Queryable,
   scope: SearchScope,
   q: Question,
 ): Promise<string | null> {
   const asOf = scope.asOf ?? null;
   if (!q.vector || !scope.userId || (!asOf && ASKS_PAST.test(q.query))) return null;
-  const examples = await deps.examples().catch(() => null);
-  const slot = examples ? slotOf(q.vector, examples, QUESTION_SLOT) : null;
+  const [examples, second] = await Promise.all([
+    deps.examples().catch(() => null),
+    deps.secondary ? deps.secondary.embed([q.query]).then(([v]) => v, () => null) : null,
+  ]);
+  const vectors = {
+    primary: { model: q.model, vector: q.vector },
+    secondary: second && deps.secondary ? { model: deps.secondary.id, vector: second } : null,
+  };
+  const slot = examples ? slotOf(vectors, examples, QUESTION_SLOT) : null;
   const subject = slot ? questionSubject(q.query, selfNamesOf(q.externalUserId)) : null;
   if (!slot || !subject) return null;
   const stated = await deps.memories.statements(db, {

@@ -65,7 +65,7 @@ export function createSearchService(deps: SearchDeps) {
   const logging = new Set<Promise<unknown>>();
   const hints = speakerHints();
   // The attribute examples in the query embedder's space, embedded by the first search that needs them.
-  const examples = slotExamples(deps.embedders.primary);
+  const examples = slotExamples(deps.embedders.primary, deps.embedders.secondary);
 
   /**
    * The search's scope, and whether its candidates borrow from their thread neighbours (not
@@ -165,7 +165,7 @@ export function createSearchService(deps: SearchDeps) {
         // The user's feedback moves the candidates, bounded (feedback-signal.ts), before anything reads the order;
         // then what is true now (or at as_of) goes first (current-first.ts).
         const truth = await truthOf(
-          { memories: deps.memories, examples },
+          { memories: deps.memories, examples, secondary: deps.embedders.secondary },
           db,
           scope,
           await feedbackRanked(deps, scope, first.ranked),
@@ -173,6 +173,7 @@ export function createSearchService(deps: SearchDeps) {
           {
             query: body.query,
             vector: vector ? ((await vector().catch(() => null))?.[0] ?? null) : null,
+            model: deps.embedders.primary.id,
             externalUserId: body.external_user_id,
           },
         );

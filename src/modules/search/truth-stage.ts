@@ -5,6 +5,7 @@
  * candidate was ever superseded or repeated.
  */
 import type { Queryable } from '../../platform/db/index.ts';
+import type { Embedder } from '../../platform/models/index.ts';
 import type { MemoryLineage, MemoryReader, SlotExamples } from '../memories/index.ts';
 import { factAnswer, type Question } from './fact-answer.ts';
 import { currentFirst, successorsOf, type Ranked } from './current-first.ts';
@@ -18,7 +19,7 @@ export function asOfDate(asOf: string | undefined): Date | null {
 }
 
 export async function truthOf(
-  deps: { memories: MemoryReader; examples: () => Promise<SlotExamples> },
+  deps: { memories: MemoryReader; examples: () => Promise<SlotExamples>; secondary?: Embedder | null },
   db: Queryable,
   scope: SearchScope,
   ranked: Ranked,
