@@ -56,6 +56,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (c.RERANK_URL && !c.RERANK_MODEL) throw new ConfigError(['RERANK_URL needs RERANK_MODEL']);
   if (c.SUMMARIZER === 'llm' && !(c.LLM_BASE_URL && c.LLM_MODEL))
     throw new ConfigError(['SUMMARIZER=llm needs LLM_BASE_URL and LLM_MODEL']);
+  if (c.MEMORY_UPDATE_DECIDER === 'llm' && !(c.LLM_BASE_URL && c.LLM_MODEL))
+    throw new ConfigError(['MEMORY_UPDATE_DECIDER=llm needs LLM_BASE_URL and LLM_MODEL']);
   if (c.EMBEDDER === 'onnx' && !c.MODELS_DIR) throw new ConfigError(['EMBEDDER=onnx needs MODELS_DIR']);
   const dataDir = path.resolve(c.DATA_DIR);
   return {

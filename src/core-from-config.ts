@@ -16,7 +16,7 @@ import { omoMemoryBodies } from './modules/portability/index.ts';
 import { createSchemasModule } from './modules/schemas/index.ts';
 import { userDirectory } from './modules/users/index.ts';
 import { createWebhooksModule, type WebhookSettings } from './modules/webhooks/index.ts';
-import { extractorFromConfig } from './models-from-config.ts';
+import { extractorFromConfig, updateDeciderFromConfig } from './models-from-config.ts';
 import type { Models } from './warm-up.ts';
 
 export interface CoreDeps {
@@ -74,6 +74,7 @@ export function memoriesFromConfig(
     embedders: models.index,
     maxContentBytes: config.MAX_CONTENT_BYTES,
     truth: { dedupe: config.MEMORY_DEDUPE, supersede: config.MEMORY_SUPERSEDE },
+    decider: updateDeciderFromConfig(config),
     publish: parts.publish,
     webhooks: parts.webhooks.webhooks,
     users: userDirectory,

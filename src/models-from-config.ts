@@ -11,8 +11,10 @@ import { backgroundThread } from './platform/models/index.ts';
 import type { Summarizer } from './platform/models/summarizer.ts';
 import { createLocalSummarizer } from './platform/models/summarizer.local.ts';
 import { createLlmSummarizer } from './platform/models/summarizer.llm.ts';
+import type { UpdateDecider } from './platform/models/updater.ts';
+import { createLlmUpdater } from './platform/models/updater.llm.ts';
 
-/** The chat server of the LLM adapters (extractor, summarizer); config.ts checks it is set when one is chosen. */
+/** The chat server of the LLM adapters (extractor, summarizer, update decider); config.ts checks it is set. */
 const llmFromConfig = (config: Config) => ({
   baseUrl: config.LLM_BASE_URL!,
   model: config.LLM_MODEL!,
@@ -42,6 +44,11 @@ export function summarizerFromConfig(config: Config): Summarizer {
     return createLlmSummarizer(llmFromConfig(config));
   }
   return createLocalSummarizer();
+}
+
+/** The update decider of MEMORY_UPDATE_DECIDER=llm, or none (offline detection alone; docs/truth.md). */
+export function updateDeciderFromConfig(config: Config): UpdateDecider | null {
+  return config.MEMORY_UPDATE_DECIDER === 'llm' ? createLlmUpdater(llmFromConfig(config)) : null;
 }
 
 /** The compromise-based extractor, loaded on first use (docs/graph.md). */

@@ -82,4 +82,10 @@ export const serviceFields = {
   MEMORY_DEDUPE: z.enum(['near', 'exact', 'off']).default('near'),
   /** Supersession of older facts on write unless a request says otherwise: auto or off (docs/truth.md). */
   MEMORY_SUPERSEDE: z.enum(['auto', 'off']).default('auto'),
+  /**
+   * Who decides supersession on write: `offline` (facts and attribute classification) alone, or
+   * also `llm`, the chat server of LLM_BASE_URL and LLM_MODEL, whose decisions are added to the
+   * offline ones; a failing LLM leaves the write to the offline detection (docs/truth.md).
+   */
+  MEMORY_UPDATE_DECIDER: z.enum(['offline', 'llm']).default('offline'),
 };

@@ -25,7 +25,10 @@ const link = z.object({
   valid_to: z.string().nullable().describe('Supersession: when the older fact stopped being true'),
   reason: z
     .string()
-    .describe('explicit (the write named it), fact:<slot> (detected: a new value of that fact), near-duplicate, exact'),
+    .describe(
+      'explicit (the write named it), fact:<slot> (detected: a new value of that fact), llm (the LLM update ' +
+        'decider, MEMORY_UPDATE_DECIDER=llm), near-duplicate, exact',
+    ),
   created_at: z.string().describe('ISO 8601: when the link was made'),
 });
 

@@ -9,6 +9,7 @@ import { newId } from '../../shared/ids.ts';
 import { iso } from '../../shared/time.ts';
 import { normaliseMemory, type LegacyQuery, type MemoryInput } from './compat.ts';
 import type { Embedders } from '../../platform/models/index.ts';
+import type { UpdateDecider } from '../../platform/models/updater.ts';
 import { buildChunks } from './indexing.ts';
 import { addMemoryBody, type AddMemoryBody } from './memories.schemas.ts';
 import { chunkIdsOf, type ChunkData, type MemoryRow } from './memories.store.ts';
@@ -38,6 +39,8 @@ export interface MemoriesDeps {
   documents?: Pick<UserContent, 'deleteUserDocuments'>;
   /** Duplicate folding and supersession by default (MEMORY_DEDUPE, MEMORY_SUPERSEDE; truth.ts). */
   truth?: TruthDefaults;
+  /** MEMORY_UPDATE_DECIDER=llm: an LLM's supersession decisions, added to the offline ones (decider.ts). */
+  decider?: UpdateDecider | null;
 }
 
 export interface AddedMemory {
@@ -72,7 +75,7 @@ export function createMemoriesService(deps: MemoriesDeps) {
   const { db, embedders, planGraph } = deps;
   const { resolveWriteNamespace } = deps.namespaces;
 
-  const { checkSize, storeAll, truthReady } = createMemoryWriter(deps);
+  const { checkSize, storeAll, truthReady, decideUpdates } = createMemoryWriter(deps);
 
   const added = async (row: StoredMemory, chunks: ChunkData[]): Promise<AddedMemory> => ({
     memoryId: row.id,
@@ -102,8 +105,9 @@ export function createMemoriesService(deps: MemoriesDeps) {
       const plan = await planGraph(db, actor, input.policy);
       const hook = await deps.webhooks.check(opts.webhook_url, opts.webhook_secret);
       const [[chunks]] = await Promise.all([buildChunks([input.content], embedders), truthReady()]);
+      const [decided] = await decideUpdates(actor, [{ input, chunks }]);
       const row = await db.transaction(async (tx) => {
-        const [stored] = await storeAll(tx, actor, [{ input, plan, chunks, bytes }], opts, { hook });
+        const [stored] = await storeAll(tx, actor, [{ input: decided, plan, chunks, bytes }], opts, { hook });
         if (stored instanceof AppError) throw stored;
         return stored;
       });
@@ -198,11 +202,15 @@ export function createMemoriesService(deps: MemoriesDeps) {
         next = g + batchSize < ok.length ? embed(g + batchSize) : null;
         try {
           const chunks = await current;
+          const inputs = await decideUpdates(
+            actor,
+            group.map((x, i) => ({ input: x.input, chunks: chunks[i] })),
+          );
           const rows = await db.transaction((tx) =>
             storeAll(
               tx,
               actor,
-              group.map((x, i) => ({ ...x, plan: plans.get(x.index)!, chunks: chunks[i] })),
+              group.map((x, i) => ({ ...x, input: inputs[i], plan: plans.get(x.index)!, chunks: chunks[i] })),
               { ...opts, batchId },
             ),
           );

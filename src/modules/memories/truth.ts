@@ -22,6 +22,7 @@ import type { Fact } from './facts.ts';
 import { claimsOf, contradicts } from './facts.claims.ts';
 import { slotOf, type SlotExamples } from './facts.classify.ts';
 import type { ChunkData, MemoryRow } from './memories.store.ts';
+import { addDecided, type Decided } from './decider.ts';
 import {
   exactDuplicates,
   factsOf,
@@ -50,6 +51,8 @@ export interface TruthRequest {
   dedupe?: DedupeMode;
   supersede?: SupersedeMode;
   supersedes?: string[];
+  /** What the update decider said before the transaction (MEMORY_UPDATE_DECIDER=llm; decider.ts). */
+  decided?: Decided;
 }
 
 /**
@@ -268,6 +271,18 @@ export function createTruth(defaults: TruthDefaults, examples: (() => Promise<Sl
           links.push({ memoryId: row.id, priorId: c.id, kind: 'duplicate', validTo: null, reason: 'near-duplicate' });
         }
       }
+      // MEMORY_UPDATE_DECIDER=llm: the decider's links join the offline ones (decider.ts).
+      await addDecided(
+        tx,
+        organizationId,
+        rows.map((row, i) => ({
+          row,
+          at: effectiveAt(row),
+          decided: items[i].truth.decided,
+          dedupe: modeOf(items[i].truth).dedupe,
+        })),
+        links,
+      );
       await insertLinks(tx, organizationId, links);
       return rows.map((row) => ({
         supersedes: links.filter((l) => l.memoryId === row.id && l.kind === 'supersedes').map((l) => l.priorId),

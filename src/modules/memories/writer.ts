@@ -30,6 +30,7 @@ import { memoryTransitions } from './transitions.ts';
 import { createTruth, type TruthItem } from './truth.ts';
 import { slotExamples } from './facts.classify.ts';
 import { insertLinks } from './truth.store.ts';
+import { createUpdateDecisions } from './decider.ts';
 
 /**
  * A write's outcome: the memory stored, or (`duplicate`) the existing memory it repeats, with
@@ -50,7 +51,16 @@ export function createMemoryWriter(deps: MemoriesDeps) {
   const { resolveWriteNamespace } = deps.namespaces;
   // The attribute examples are embedded beside the first write's chunks, never inside its transaction.
   const examples = slotExamples(deps.embedders.primary, deps.embedders.secondary);
-  const truth = createTruth(deps.truth ?? { dedupe: 'near', supersede: 'auto' }, examples);
+  const defaults = deps.truth ?? { dedupe: 'near' as const, supersede: 'auto' as const };
+  const truth = createTruth(defaults, examples);
+  // MEMORY_UPDATE_DECIDER=llm: asked after embedding, before any transaction (decider.ts).
+  const decideUpdates = createUpdateDecisions({
+    db: deps.db,
+    decider: deps.decider ?? null,
+    users: deps.users,
+    supersede: defaults.supersede,
+    log: deps.log,
+  });
 
   function checkSize(content: string): number {
     const bytes = Buffer.byteLength(content, 'utf8');
@@ -211,7 +221,11 @@ export function createMemoryWriter(deps: MemoriesDeps) {
       ),
       examples().catch(() => null),
     ]);
-    return inputs.map((x, i): PreparedMemory => ({ ...x, plan: plans[i], chunks: chunks[i] }));
+    const decided = await decideUpdates(
+      actor,
+      inputs.map((x, i) => ({ input: x.input, chunks: chunks[i] })),
+    );
+    return inputs.map((x, i): PreparedMemory => ({ ...x, input: decided[i], plan: plans[i], chunks: chunks[i] }));
   }
 
   /**
@@ -249,6 +263,7 @@ export function createMemoryWriter(deps: MemoriesDeps) {
     prepareLinked,
     prepareEach,
     checkLinked,
+    decideUpdates,
     /** Load what the truth step needs from the models (before a transaction). */
     truthReady: () =>
       examples().then(
