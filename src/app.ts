@@ -123,6 +123,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     graph: graphReader,
     feedback: feedbackSignal,
     feedbackWeight: config.FEEDBACK_WEIGHT,
+    // MEMORY_SUPERSEDE=off turns the search side of supersession off too (docs/truth.md).
+    factAnswers: config.MEMORY_SUPERSEDE === 'auto',
   });
   // Deleting a user or a namespace removes what the modules above hold of it.
   const userAdmin = createUsersModule({

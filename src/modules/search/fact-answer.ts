@@ -37,7 +37,12 @@ export async function factAnswer(
   if (!q.vector || !scope.userId || (!asOf && ASKS_PAST.test(q.query))) return null;
   const [examples, second] = await Promise.all([
     deps.examples().catch(() => null),
-    deps.secondary ? deps.secondary.embed([q.query]).then(([v]) => v, () => null) : null,
+    deps.secondary
+      ? deps.secondary.embed([q.query]).then(
+          ([v]) => v,
+          () => null,
+        )
+      : null,
   ]);
   const vectors = {
     primary: { model: q.model, vector: q.vector },

@@ -37,6 +37,8 @@ export interface SearchDeps extends FirstStageDeps {
   feedback?: FeedbackBoosts;
   /** The most feedback moves a memory, as a share of the best first-stage score (FEEDBACK_WEIGHT). */
   feedbackWeight?: number;
+  /** The current statement of what a question asks about goes first (MEMORY_SUPERSEDE=auto; fact-answer.ts). */
+  factAnswers?: boolean;
 }
 
 export interface SearchResult {
@@ -165,7 +167,12 @@ export function createSearchService(deps: SearchDeps) {
         // The user's feedback moves the candidates, bounded (feedback-signal.ts), before anything reads the order;
         // then what is true now (or at as_of) goes first (current-first.ts).
         const truth = await truthOf(
-          { memories: deps.memories, examples, secondary: deps.embedders.secondary },
+          {
+            memories: deps.memories,
+            examples,
+            secondary: deps.embedders.secondary,
+            answers: deps.factAnswers !== false,
+          },
           db,
           scope,
           await feedbackRanked(deps, scope, first.ranked),

@@ -19,7 +19,13 @@ export function asOfDate(asOf: string | undefined): Date | null {
 }
 
 export async function truthOf(
-  deps: { memories: MemoryReader; examples: () => Promise<SlotExamples>; secondary?: Embedder | null },
+  deps: {
+    memories: MemoryReader;
+    examples: () => Promise<SlotExamples>;
+    secondary?: Embedder | null;
+    /** Whether the current statement of what a question asks about goes first. */
+    answers: boolean;
+  },
   db: Queryable,
   scope: SearchScope,
   ranked: Ranked,
@@ -27,7 +33,7 @@ export async function truthOf(
   question: Question,
 ) {
   // The current statement of what a question asks about goes first (fact-answer.ts).
-  const answer = await factAnswer(deps, db, scope, question);
+  const answer = deps.answers ? await factAnswer(deps, db, scope, question) : null;
   if (answer) ranked = [[answer, ranked[0]?.[1] ?? 1], ...ranked.filter(([id]) => id !== answer)];
   const asOf = scope.asOf ?? null;
   const ids = ranked.map(([id]) => id);
