@@ -1,12 +1,15 @@
 -- Memories that stay true (docs/truth.md).
 --
 -- Exact duplicates: a memory's content folded (case, runs of white space, end punctuation) and
--- hashed, per owner. An expression index, not a column: nothing to backfill, and the write's
--- lookup folds its own content with the same function, so the two can never disagree.
+-- hashed, per owner. A generated column, kept by PostgreSQL on every insert and update, and
+-- the write's lookup folds its own content with the same function, so the two never disagree.
+-- (Not an expression index: without statistics the planner preferred the owner index and
+-- folded every memory of the owner for each item looked up.)
 CREATE FUNCTION engram_content_key(content text) RETURNS text
   LANGUAGE sql IMMUTABLE PARALLEL SAFE
   AS $$ SELECT md5(regexp_replace(regexp_replace(lower(btrim(content)), '\s+', ' ', 'g'), '[\s.!?]+$', '')) $$;
-CREATE INDEX memories_content_key_idx ON memories (organization_id, user_id, engram_content_key(content));
+ALTER TABLE memories ADD COLUMN content_key text GENERATED ALWAYS AS (engram_content_key(content)) STORED;
+CREATE INDEX memories_content_key_idx ON memories (organization_id, user_id, content_key);
 
 -- Supersession and near-duplicate links between two memories of one owner: `memory_id` is the
 -- newer, `prior_id` the older. kind supersedes: prior stopped being true at valid_to (the newer

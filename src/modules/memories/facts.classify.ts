@@ -11,15 +11,15 @@
  * of wordings it was not built on (docs/truth.md, "Attributes").
  */
 import type { Embedder } from '../../platform/models/index.ts';
-import { SLOT_EXAMPLES } from './facts.slots.ts';
+import { SLOT_EXAMPLES, SLOT_QUESTIONS } from './facts.slots.ts';
 
 /** Statements: k voters, least similarity of the nearest example (primary alone, and mixed). */
-export const SLOT = { k: 5, min: 0.6, mixed: 0.55 };
+export const SLOT = { k: 5, min: 0.6, mixed: 0.6, questions: false };
 /**
  * Questions are further from the statements than another statement is ("Where does Maya live?"
  * against "I live in Chicago."), so they need less similarity to name the attribute asked about.
  */
-export const QUESTION_SLOT = { k: 5, min: 0.3, mixed: 0.3 };
+export const QUESTION_SLOT = { k: 5, min: 0.3, mixed: 0.3, questions: true };
 const MIX = { primary: 0.7, secondary: 0.3 };
 
 interface Space {
@@ -28,6 +28,8 @@ interface Space {
 }
 interface Examples {
   slots: string[];
+  /** Which examples are questions (compared with questions only). */
+  questions: boolean[];
   primary: Space;
   secondary: Space | null;
 }
@@ -45,17 +47,27 @@ export interface Vectors {
 }
 
 /** The attribute of `v` among `examples`, or null. */
-export function slotOf(v: Vectors, examples: Examples, at: { k: number; min: number; mixed: number } = SLOT) {
+export function slotOf(
+  v: Vectors,
+  examples: Examples,
+  at: { k: number; min: number; mixed: number; questions: boolean } = SLOT,
+) {
   if (!v.primary || v.primary.model !== examples.primary.model) return null;
   const p = unit(v.primary.vector);
   const s =
     v.secondary && examples.secondary && v.secondary.model === examples.secondary.model
       ? unit(v.secondary.vector)
       : null;
-  const scored = examples.primary.vectors.map((e, i) => ({
-    slot: examples.slots[i],
-    s: s ? MIX.primary * dot(p, e) + MIX.secondary * dot(s, examples.secondary!.vectors[i]) : dot(p, e),
-  }));
+  const scored = examples.primary.vectors.flatMap((e, i) =>
+    examples.questions[i] && !at.questions
+      ? []
+      : [
+          {
+            slot: examples.slots[i],
+            s: s ? MIX.primary * dot(p, e) + MIX.secondary * dot(s, examples.secondary!.vectors[i]) : dot(p, e),
+          },
+        ],
+  );
   scored.sort((a, b) => b.s - a.s);
   if (!scored.length || scored[0].s < (s ? at.mixed : at.min)) return null;
   const votes = new Map<string, number>();
@@ -76,7 +88,10 @@ export function slotExamples(primary: Embeds, secondary?: Embeds | null): () => 
     let loading = loaded.get(primary);
     if (!loading) {
       loading = (async () => {
-        const entries = Object.entries(SLOT_EXAMPLES).flatMap(([slot, xs]) => xs.map((x) => ({ slot, x })));
+        const entries = [
+          ...Object.entries(SLOT_EXAMPLES).flatMap(([slot, xs]) => xs.map((x) => ({ slot, x, question: false }))),
+          ...Object.entries(SLOT_QUESTIONS).flatMap(([slot, xs]) => xs.map((x) => ({ slot, x, question: true }))),
+        ];
         const texts = entries.map((e) => e.x);
         const [p, s] = await Promise.all([
           primary.embed(texts),
@@ -84,6 +99,7 @@ export function slotExamples(primary: Embeds, secondary?: Embeds | null): () => 
         ]);
         return {
           slots: entries.map((e) => e.slot),
+          questions: entries.map((e) => e.question),
           primary: { model: primary.id, vectors: p.map(unit) },
           secondary: s && secondary ? { model: secondary.id, vectors: s.map(unit) } : null,
         };

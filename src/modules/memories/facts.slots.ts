@@ -194,3 +194,35 @@ export const SLOT_EXAMPLES: Record<string, string[]> = {
     'Got a haircut today.',
   ],
 };
+
+/**
+ * Questions about each attribute: a question is compared with these as well as with the
+ * statements above (a question reads more like another question than like an answer). Never
+ * used for memories.
+ */
+export const SLOT_QUESTIONS: Record<string, string[]> = {
+  residence: ['Where do you live?', 'Which city is she based in now?', 'What town is home for him?'],
+  employer: ['Which company do you work for?', 'Where is he employed?', 'Who is her employer now?'],
+  role: ['What is your job title?', 'What does she do for a living?', 'What position does he hold?'],
+  diet: ['Do you eat meat?', 'Is he vegetarian?', 'What kind of diet does she follow?'],
+  partner: ['Who are you dating?', 'Is she married?', 'Who is his girlfriend?', 'Is he single?'],
+  commute: ['How do you get to work?', 'How does she commute?', 'What does he take to the office?'],
+  vehicle: ['What car do you drive?', 'Which car does she own?', 'What does he drive these days?'],
+  'taste:food': ['What is your favourite food?', 'Which dish does she love most?', 'What does he like to eat most?'],
+  'taste:drink': [
+    'What is your usual coffee order?',
+    'What does she drink in the morning?',
+    'What is his go-to drink?',
+  ],
+  'taste:music': ['What is your favourite band?', 'Which artist does she listen to most?', 'What music is he into?'],
+  'tool:language': ['Which programming language do you use?', 'What language does she code in?'],
+  'tool:editor': ['Which code editor do you use?', 'What IDE does she write code in?', 'What is his text editor?'],
+  phone: ['What phone do you have?', 'Which smartphone does she use?'],
+  school: ['Where do you study?', 'Which university does she attend?'],
+  none: [
+    'What did you do last weekend?',
+    'Where did she travel last year?',
+    'Who did he meet yesterday?',
+    'When is the meeting?',
+  ],
+};

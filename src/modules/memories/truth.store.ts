@@ -28,8 +28,8 @@ export async function lockOwners(tx: Queryable, organizationId: string, userIds:
 }
 
 /**
- * For each item, the oldest current memory of its owner with the same folded content (migration
- * 0030's `engram_content_key`), or none. A superseded memory is not current: saying again
+ * For each item, a current memory of its owner with the same folded content (migration 0030's
+ * `content_key`; normally one: a write that found it stored no other unless dedupe was off). A superseded memory is not current: saying again
  * what was once true and then replaced is news, not a duplicate.
  */
 export async function exactDuplicates(
@@ -44,9 +44,9 @@ export async function exactDuplicates(
      CROSS JOIN LATERAL (
        SELECT m.id FROM memories m
        WHERE m.organization_id = $1 AND m.user_id = x.usr AND m.namespace_id IS NOT DISTINCT FROM x.ns
-         AND engram_content_key(m.content) = engram_content_key(x.content)
+         AND m.content_key = engram_content_key(x.content)
          AND NOT EXISTS (SELECT 1 FROM memory_lineage l WHERE l.prior_id = m.id AND l.kind = 'supersedes')
-       ORDER BY m.created_at, m.id LIMIT 1) d`,
+       LIMIT 1) d`,
     [organizationId, items.map((i) => i.userId), items.map((i) => i.namespaceId), items.map((i) => i.content)],
   );
   const out: (string | null)[] = items.map(() => null);
