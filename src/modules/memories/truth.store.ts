@@ -29,8 +29,9 @@ export async function lockOwners(tx: Queryable, organizationId: string, userIds:
 
 /**
  * For each item, a current memory of its owner with the same folded content (migration 0030's
- * `content_key`; normally one: a write that found it stored no other unless dedupe was off). A superseded memory is not current: saying again
- * what was once true and then replaced is news, not a duplicate.
+ * `content_key`; normally one: a write that found it stored no other unless dedupe was off). A
+ * superseded memory is not current: saying again what was once true and then replaced is news,
+ * not a duplicate.
  */
 export async function exactDuplicates(
   tx: Queryable,
