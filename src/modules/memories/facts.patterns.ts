@@ -1,0 +1,74 @@
+/**
+ * The pieces the fact reader's patterns are built of (facts.rules*.ts): what a name, a phrase, a
+ * diet or an occupation looks like, a rule's shape, and how a matched value is folded.
+ */
+import { DIETS, OCCUPATIONS } from './facts.lexicon.ts';
+
+/** A name: capitalised words, with the small words of place names between them. */
+export const NAME =
+  String.raw`(?<v>[A-Z][\p{L}\p{N}'’&.-]*(?:\s+(?:(?:de|da|do|del|la|le|of|upon|am|` +
+  String.raw`y|on)\s+)?[A-Z0-9][\p{L}\p{N}'’&.-]*)*)`;
+/** A lower-case phrase up to the clause's end, cut at a connective (valueOf). */
+/** Days and months look like names but are never a place, employer or partner. */
+export const CALENDAR =
+  /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december|today|tomorrow|tonight)\b/i;
+export const PHRASE = String.raw`(?<v>[^,.;!?"]{1,60})`;
+export const DIET = `(?<v>${Object.keys(DIETS).join('|')})`;
+export const NEG = String.raw`(?:\bnot|n't|\bno longer|\bnever|\bno more)`;
+export const ORG_NOT_EMPLOYER =
+  /\b(?:club|team|league|choir|group|society|association|band|class|course|gym|community|program|programme|meetup|church|army|navy)\b/i;
+
+export interface Rule {
+  slot: string | ((g: Record<string, string>) => string);
+  re: RegExp;
+  /** name: a capitalised name; phrase: lower-case words; fixed: `value`. */
+  kind: 'name' | 'phrase' | 'fixed';
+  value?: string;
+  negated?: boolean;
+  /** The value must pass this (an occupation's head, a diet). */
+  check?: (v: string) => boolean;
+  /** The subject is the possessor before "my …", not the words before the verb. */
+  possessive?: boolean;
+  /** The verb takes other things than this attribute's values ("moved to Python", "left Google"). */
+  ambiguous?: boolean;
+}
+
+export const r = (s: string) => new RegExp(s, 'gu');
+/** An occupation phrase: its last word is one, and it does not start with a verb ("hiring a writer"). */
+export const occupation = (v: string) => {
+  const words = v.toLowerCase().split(/\s+/);
+  return (
+    OCCUPATIONS.has(words[words.length - 1] ?? '') &&
+    !/^(?:hiring|interviewing|recruiting|looking|seeking|searching|becoming|meeting|calling|helping|training|mentoring|replacing|onboarding|dating|seeing|married|engaged)$/.test(
+      words[0],
+    )
+  );
+};
+
+/** Words after which a phrase value has ended ("an oat milk cortado these days"). */
+export const VALUE_END =
+  /\s+(?:because|since|but|and\s+(?:i|my|we)|which|who|that|these\s+days|nowadays|lately|at\s+the\s+moment|for\s+now|right\s+now|now|anymore|any\s+more|again|too|though|instead|from\s+now\s+on)\b.*$/i;
+
+export const thing = (t: string) =>
+  t
+    .toLowerCase()
+    .replace(/\s+(?:order|choice|pick|drink of choice)$/, '')
+    .replace(/s$/, '')
+    .trim();
+
+export function valueOf(rule: Rule, raw: string): string | null {
+  let v = raw.trim();
+  if (rule.kind === 'phrase') v = v.replace(VALUE_END, '');
+  v = v
+    .replace(/[’]/g, "'")
+    .replace(/^(?:(?:not|no longer|never|really|just)\s+)*(?:a|an|the)\s+/i, '')
+    .replace(/[\s.'-]+$/, '')
+    .toLowerCase()
+    .replace(/[-_/]+/g, ' ')
+    .replace(/\s+/g, ' ');
+  if (rule.kind === 'fixed') v = rule.value!;
+  if (rule.slot === 'diet') v = DIETS[v] ?? v;
+  if (!v || v.length > 60) return null;
+  if (rule.check && !rule.check(v)) return null;
+  return v;
+}

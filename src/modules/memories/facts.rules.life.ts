@@ -1,0 +1,138 @@
+/**
+ * The fact reader's patterns for the rest of life: diet, relationship and partner, tastes, the
+ * one thing of a kind one has, age, name, and "switched from X to Y" (facts.ts reads them).
+ */
+import { PARTNER_NOUNS, SINGLE_POSSESSIONS } from './facts.lexicon.ts';
+import { DIET, NAME, PHRASE, r, thing, type Rule } from './facts.patterns.ts';
+
+export const LIFE_RULES: Rule[] = [
+  // Diet.
+  {
+    slot: 'diet',
+    kind: 'phrase',
+    re: r(
+      String.raw`\b(?:am|'m|is|are|went|go|gone|became|become|turned|switched\s+to|changed\s+to|` +
+        String.raw`eat|eating|follow|following|stay|staying|been|be|on)\s+(?:(?:a|an|now|` +
+        String.raw`fully|strictly|mostly|completely|totally|officially|back|full|again|on)\s+)*${DIET}\b`,
+    ),
+  },
+  {
+    slot: 'diet',
+    kind: 'phrase',
+    negated: true,
+    re: r(
+      String.raw`\b(?:stopped|quit|gave\s+up|giving\s+up|no\s+longer)\s+(?:being\s+|eating\s+)?(?:a\s+|` +
+        String.raw`an\s+)?${DIET}\b`,
+    ),
+  },
+  {
+    slot: 'diet',
+    kind: 'fixed',
+    value: 'omnivore',
+    re: r(String.raw`\b(?:(?:started|start|back\s+to)\s+eating|eat|eats|eating)\s+meat\b`),
+  },
+  {
+    slot: 'diet',
+    kind: 'fixed',
+    value: 'vegetarian',
+    re: r(String.raw`\b(?:stopped\s+eating|gave\s+up|quit|cut\s+out)\s+meat\b`),
+  },
+  // Relationship and partner.
+  {
+    slot: 'relationship',
+    kind: 'phrase',
+    re: r(
+      String.raw`\b(?:am|'m|are|'re|got|became|is)\s+(?:(?:now|officially|happily|finally|` +
+        String.raw`recently|newly|just)\s+)*(?<v>single|married|engaged|divorced|separated|` +
+        String.raw`widowed)\b`,
+    ),
+  },
+  {
+    slot: 'relationship',
+    kind: 'fixed',
+    value: 'in a relationship',
+    re: r(String.raw`\b(?:am|'m|are|'re|is)\s+(?:now\s+)?in\s+a\s+(?:new\s+|serious\s+)?relationship\b`),
+  },
+  {
+    slot: 'relationship',
+    kind: 'fixed',
+    value: 'single',
+    re: r(String.raw`\b(?:broke\s+up|split\s+up|called\s+it\s+off)\b`),
+  },
+  {
+    slot: 'partner',
+    kind: 'name',
+    possessive: true,
+    re: r(
+      String.raw`\bmy\s+(?:new\s+)?(?:${[...PARTNER_NOUNS].join('|')})(?:'s\s+name\s+is|` +
+        String.raw`,|\s+is|\s+named|\s+called)?\s+${NAME}`,
+    ),
+  },
+  {
+    slot: 'partner',
+    kind: 'name',
+    re: r(
+      String.raw`\b(?:dating|seeing|married\s+to|engaged\s+to|going\s+out\s+with|in\s+a\s+relationship\s+with|` +
+        String.raw`moved\s+in\s+with)\s+${NAME}`,
+    ),
+  },
+  {
+    slot: 'partner',
+    kind: 'name',
+    negated: true,
+    re: r(
+      String.raw`\b(?:broke\s+up\s+with|split\s+(?:up\s+)?(?:from|with)|divorced|dumped|` +
+        String.raw`separated\s+from|not\s+(?:with|dating|seeing)|no\s+longer\s+(?:with|dating|` +
+        String.raw`seeing))\s+${NAME}`,
+    ),
+  },
+  // Tastes and the one thing of a kind one has.
+  {
+    slot: (g) => `taste:${thing(g.t)}`,
+    kind: 'phrase',
+    possessive: true,
+    re: r(
+      String.raw`\bmy\s+(?:(?:all-time|new|current|absolute|personal)\s+)?(?:favou?rite|` +
+        String.raw`usual|regular|go-to|default|preferred)\s+(?<t>[\p{L} -]{2,30}?)\s+(?:is|` +
+        String.raw`are|has\s+to\s+be|would\s+be)\s+(?:now\s+|still\s+|definitely\s+|probably\s+)?${PHRASE}`,
+    ),
+  },
+  {
+    slot: (g) => `taste:${thing(g.t)}`,
+    kind: 'phrase',
+    re: r(
+      String.raw`(?:^|\b)(?<v>[\p{L}\p{N}][^,.;!?"]{0,40}?)\s+(?:is|are)\s+(?:now\s+|still\s+)?my\s+(?:new\s+|` +
+        String.raw`current\s+|all-time\s+)?(?:favou?rite|go-to|usual)\s+(?<t>[\p{L} -]{2,30}?)(?=\s*[,.;!?]|` +
+        String.raw`\s*$|\s+(?:now|these|and|because)\b)`,
+    ),
+  },
+  {
+    slot: (g) => `has:${g.t.toLowerCase()}`,
+    kind: 'phrase',
+    possessive: true,
+    re: r(
+      String.raw`\bmy\s+(?:new\s+|current\s+)?(?<t>${[...SINGLE_POSSESSIONS].join('|')})\s+is\s+(?:now\s+)?(?:a\s+|` +
+        String.raw`an\s+|the\s+)?${PHRASE}`,
+    ),
+  },
+  { slot: 'has:car', kind: 'phrase', re: r(String.raw`\b(?:drive|drives|driving)\s+(?:a|an)\s+${PHRASE}`) },
+  {
+    slot: 'has:commute',
+    kind: 'phrase',
+    re: r(String.raw`\b(?:commute|commutes|commuting|get\s+to\s+work|go\s+to\s+work)\s+by\s+(?<v>[\p{L}]+)`),
+  },
+  {
+    slot: 'age',
+    kind: 'phrase',
+    re: r(String.raw`\b(?:turned|'m|am|is)\s+(?<v>\d{1,3})(?=\s+(?:years?\s+old|today|this)|\s*[,.;!?]|\s*$)`),
+    check: (v) => /^\d+$/.test(v),
+  },
+  { slot: 'name', kind: 'name', possessive: true, re: r(String.raw`\bmy\s+name\s+is\s+${NAME}`) },
+  // "switched from X to Y": X is no longer so, whatever its attribute.
+  {
+    slot: '*',
+    kind: 'phrase',
+    negated: true,
+    re: r(String.raw`\b(?:switched|changed|moved|went)\s+from\s+(?<v>[\p{L}\p{N}][\p{L}\p{N} .+#-]{0,30}?)\s+to\b`),
+  },
+];

@@ -1,0 +1,120 @@
+/**
+ * The fact reader's patterns for work and home: residence, employer, role (facts.ts reads them).
+ */
+import { NAME, r, occupation, type Rule } from './facts.patterns.ts';
+
+export const WORK_AND_HOME_RULES: Rule[] = [
+  // Residence.
+  {
+    slot: 'residence',
+    kind: 'name',
+    ambiguous: true,
+    re: r(String.raw`\b(?:moved|relocated)\s+(?:back\s+|over\s+)?(?:to|into)\s+(?:the\s+)?${NAME}`),
+  },
+  {
+    slot: 'residence',
+    kind: 'name',
+    re: r(
+      String.raw`\b(?:live|lives|living|reside|resides|residing|based|settled|(?:have|'ve|` +
+        String.raw`has)\s+lived)\s+(?:back\s+|over\s+|out\s+|here\s+)?(?:in|to|into)\s+(?:(?:a|` +
+        String.raw`an|the|my|our)\s+(?:new\s+|bigger\s+|smaller\s+|little\s+)?(?:apartment|` +
+        String.raw`flat|house|place|home|condo|studio)\s+(?:\w+\s+)?in\s+)?(?:the\s+)?${NAME}`,
+    ),
+  },
+  {
+    slot: 'residence',
+    kind: 'name',
+    re: r(
+      String.raw`\b(?:moved|relocated)\s+(?:in|to|into)\s+(?:a|an|the|my|our)\s+(?:new\s+|` +
+        String.raw`bigger\s+|smaller\s+|little\s+)?(?:apartment|flat|house|place|home|condo|` +
+        String.raw`studio)\s+(?:\w+\s+)?in\s+(?:the\s+)?${NAME}`,
+    ),
+  },
+  {
+    slot: 'residence',
+    kind: 'name',
+    possessive: true,
+    re: r(String.raw`\bmy\s+(?:home|place|apartment|flat|house)\s+is\s+(?:now\s+)?in\s+(?:the\s+)?${NAME}`),
+  },
+  { slot: 'residence', kind: 'name', re: r(String.raw`\b(?:call|calls)\s+${NAME}\s+home\b`) },
+  {
+    slot: 'residence',
+    kind: 'name',
+    negated: true,
+    ambiguous: true,
+    re: r(String.raw`\b(?:moved|moving)\s+(?:away\s+)?(?:out\s+of|from|away\s+from)\s+(?:the\s+)?${NAME}`),
+  },
+  { slot: 'residence', kind: 'name', negated: true, ambiguous: true, re: r(String.raw`\bleft\s+${NAME}`) },
+  // Employer.
+  {
+    slot: 'employer',
+    kind: 'name',
+    re: r(
+      String.raw`\b(?:work|works|working|employed|interning|(?:have|'ve|has)\s+(?:been\s+)?work(?:ed|` +
+        String.raw`ing))\s+(?:(?:full[- ]time|part[- ]time|remotely|now|currently|there)\s+)?(?:at|` +
+        String.raw`for|by)\s+${NAME}`,
+    ),
+  },
+  {
+    slot: 'employer',
+    kind: 'name',
+    re: r(
+      String.raw`\b(?:joined|(?:have|has)\s+(?:a\s+)?(?:new\s+)?(?:job|position|role)\s+(?:at|` +
+        String.raw`with)|started\s+(?:a\s+new\s+job\s+|work\s+|working\s+)?at|got\s+(?:a\s+|` +
+        String.raw`the\s+)?(?:new\s+)?(?:job|position|role|offer)\s+(?:at|with|from)|hired\s+(?:at|` +
+        String.raw`by)|accepted\s+(?:a|an|the)\s+(?:new\s+)?(?:job|offer|position|role)\s+(?:at|` +
+        String.raw`with|from)|took\s+(?:a|the)\s+(?:new\s+)?(?:job|position|role)\s+(?:at|` +
+        String.raw`with)|new\s+job\s+at)\s+${NAME}`,
+    ),
+  },
+  {
+    slot: 'employer',
+    kind: 'name',
+    possessive: true,
+    re: r(String.raw`\bmy\s+(?:new\s+|current\s+)?(?:employer|company|workplace)\s+is\s+(?:now\s+)?${NAME}`),
+  },
+  {
+    slot: 'employer',
+    kind: 'name',
+    negated: true,
+    re: r(
+      String.raw`\b(?:left|quit|resigned\s+from|(?:was|got|been)\s+(?:laid\s+off|fired|` +
+        String.raw`let\s+go)\s+(?:from|by)|stopped\s+working\s+(?:at|for))\s+(?:my\s+(?:job|` +
+        String.raw`position|role)\s+at\s+)?${NAME}`,
+    ),
+  },
+  // Role (an occupation's head word ends the phrase); "… at Acme" is read by the employer rules.
+  {
+    slot: 'role',
+    kind: 'phrase',
+    check: occupation,
+    re: r(
+      String.raw`\b(?:am|'m|is|are|became|become|work\s+as|works\s+as|working\s+as|started\s+as|` +
+        String.raw`hired\s+as|promoted\s+to|promotion\s+to|new\s+(?:role|job|position)\s+as)\s+(?:now\s+|` +
+        String.raw`officially\s+|finally\s+)?(?:a\s+|an\s+|the\s+)?(?<v>(?:[\p{L}-]+\s+){0,3}?[\p{L}-]+)(?=\s+(?:at|` +
+        String.raw`for|with|in)\b|\s*[,.;!?]|\s*$|\s+(?:now|these|since|and)\b)`,
+    ),
+  },
+  {
+    slot: 'role',
+    kind: 'phrase',
+    possessive: true,
+    check: occupation,
+    re: r(
+      String.raw`\bmy\s+(?:new\s+|current\s+)?(?:job\s+title|title|role|position|job)\s+is\s+(?:now\s+)?(?:a\s+|` +
+        String.raw`an\s+)?(?<v>(?:[\p{L}-]+\s+){0,3}?[\p{L}-]+)(?=\s+(?:at|for|with|in)\b|` +
+        String.raw`\s*[,.;!?]|\s*$)`,
+    ),
+  },
+  {
+    slot: 'role',
+    kind: 'phrase',
+    negated: true,
+    check: occupation,
+    re: r(
+      String.raw`\b(?:stopped|quit|gave\s+up)\s+being\s+(?:a\s+|an\s+)?` +
+        String.raw`(?<v>(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+)(?=\s*[,.;!?]|` +
+        String.raw`\s*$|\s+(?:and|after|because)\b)`,
+    ),
+  },
+];
