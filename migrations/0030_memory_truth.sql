@@ -3,13 +3,14 @@
 -- Exact duplicates: a memory's content folded (case, runs of white space, end punctuation) and
 -- hashed, per owner. A generated column, kept by PostgreSQL on every insert and update, and
 -- the write's lookup folds its own content with the same function, so the two never disagree.
--- (Not an expression index: without statistics the planner preferred the owner index and
--- folded every memory of the owner for each item looked up.)
+-- The key leads its index, and the lookup asks the index for the key alone (truth.store
+-- exactDuplicates): without statistics the planner otherwise preferred the owner's index and
+-- compared every memory of the owner for each item looked up.
 CREATE FUNCTION engram_content_key(content text) RETURNS text
   LANGUAGE sql IMMUTABLE PARALLEL SAFE
   AS $$ SELECT md5(regexp_replace(regexp_replace(lower(btrim(content)), '\s+', ' ', 'g'), '[\s.!?]+$', '')) $$;
 ALTER TABLE memories ADD COLUMN content_key text GENERATED ALWAYS AS (engram_content_key(content)) STORED;
-CREATE INDEX memories_content_key_idx ON memories (organization_id, user_id, content_key);
+CREATE INDEX memories_content_key_idx ON memories (content_key, organization_id, user_id);
 
 -- Supersession and near-duplicate links between two memories of one owner: `memory_id` is the
 -- newer, `prior_id` the older. kind supersedes: prior stopped being true at valid_to (the newer

@@ -42,10 +42,14 @@ export async function exactDuplicates(
   const rows = await tx.query<{ n: string; id: string }>(
     `SELECT x.n, d.id
      FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS x(usr, ns, content, n)
+     CROSS JOIN LATERAL (SELECT engram_content_key(x.content) AS k OFFSET 0) q
      CROSS JOIN LATERAL (
-       SELECT m.id FROM memories m
-       WHERE m.organization_id = $1 AND m.user_id = x.usr AND m.namespace_id IS NOT DISTINCT FROM x.ns
-         AND m.content_key = engram_content_key(x.content)
+       -- The key alone asks the index (OFFSET 0: the owner's conditions stay outside, where
+       -- they cannot draw the planner to the owner's index and a scan of all its memories).
+       SELECT m.id FROM (
+         SELECT id, user_id, namespace_id FROM memories
+         WHERE content_key = q.k AND organization_id = $1 OFFSET 0) m
+       WHERE m.user_id = x.usr AND m.namespace_id IS NOT DISTINCT FROM x.ns
          AND NOT EXISTS (SELECT 1 FROM memory_lineage l WHERE l.prior_id = m.id AND l.kind = 'supersedes')
        LIMIT 1) d`,
     [organizationId, items.map((i) => i.userId), items.map((i) => i.namespaceId), items.map((i) => i.content)],
