@@ -120,8 +120,10 @@ export async function addDecided(
   };
   for (const { row, at, decided } of wanted)
     for (const id of decided.supersedes) {
-      const known = links.some((l) => l.kind === 'supersedes' && l.memoryId === row.id && l.priorId === id);
-      if (!known && usable(row, id, at))
+      // A pair the offline detection found too is recorded as the LLM's decision.
+      const known = links.find((l) => l.kind === 'supersedes' && l.memoryId === row.id && l.priorId === id);
+      if (known) known.reason = 'llm';
+      else if (usable(row, id, at))
         links.push({ memoryId: row.id, priorId: id, kind: 'supersedes', validTo: at, reason: 'llm' });
     }
   const retired = new Set(links.filter((l) => l.kind === 'supersedes').flatMap((l) => [l.priorId, l.memoryId]));

@@ -36,11 +36,16 @@ export function subjectWord(
   if (/^(?:he|she|they|he's|she's|they're|it|you|you're|someone|everyone|people)$/.test(lw)) return null;
   if (FILLERS.has(lw) || /^\d+$/.test(lw)) return undefined;
   if (/^\p{Lu}/u.test(w)) {
-    // A name: its first word, folded; the user's own name is the user.
+    // A name, folded: the owner's own first name is the owner; anyone else is their whole name
+    // ("Ana Silva" and "Ana Silvaa" are two people).
     let j = i;
     while (j > 0 && /^\p{Lu}/u.test(tokens[j - 1]) && !FILLERS.has(tokens[j - 1].toLowerCase())) j--;
     const first = tokens[j].toLowerCase().replace(/'s$/, '');
-    return selfNames.has(first) ? self : first;
+    if (selfNames.has(first)) return self;
+    return tokens
+      .slice(j, i + 1)
+      .map((t) => t.toLowerCase().replace(/'s$/, ''))
+      .join(' ');
   }
   // "my sister", "the team", "her husband": someone else. A bare word ("got", "finally") is not a subject.
   const det = i > 0 ? tokens[i - 1].toLowerCase() : '';
@@ -102,18 +107,25 @@ export function sentenceSubject(content: string, selfNames: string[] = []): stri
     if (FILLERS.has(lw) || /^\d+$/.test(lw)) continue;
     if (/^\p{Lu}/u.test(w) && i + 1 < tokens.length) {
       const first = lw.replace(/'s$/, '');
+      // The whole name ("Ana Silva works …"): the words after it decide.
+      let end = i;
+      while (end + 1 < tokens.length && /^\p{Lu}/u.test(tokens[end + 1]) && !/'s$/.test(tokens[end])) end++;
+      const name = tokens
+        .slice(i, end + 1)
+        .map((t) => t.toLowerCase().replace(/'s$/, ''))
+        .join(' ');
       // "Nadia and I …": the writer is among the subjects.
-      if (/^and$/i.test(tokens[i + 1]) && /^(?:i|me)$/i.test(tokens[i + 2] ?? '')) return self;
+      if (/^and$/i.test(tokens[end + 1] ?? '') && /^(?:i|me)$/i.test(tokens[end + 2] ?? '')) return self;
       if (names.has(first)) return self;
       // A capitalised first word that is a name, not a sentence's first word ("Bought a Kia."):
       // a name is followed by a verb or a possessive; a verb-first diary line is the writer's.
       if (
-        /'s$/.test(lw) ||
+        /'s$/.test(tokens[end]) ||
         /^(?:is|was|has|got|now|just|and|works|lives|moved|joined|drives|uses|prefers|loves|likes|started|became|switched|is|eats|drinks|codes|went|takes|rides|bought|left|quit)$/i.test(
-          tokens[i + 1],
+          tokens[end + 1] ?? '',
         )
       )
-        return first;
+        return name;
       return self;
     }
     return self; // "Moved to Porto", "Bought a Kia": a diary's line is its writer's

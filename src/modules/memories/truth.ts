@@ -119,6 +119,17 @@ function namesDiffer(a: string, b: string): boolean {
   return [...x].some((w) => !y.has(w)) || [...y].some((w) => !x.has(w));
 }
 
+/**
+ * Near in wording: they share ≥ NEAR.jaccard of their words, and one only adds words to the
+ * other ("My usual coffee order is …" / "My usual coffee is …"); a word replaced by another
+ * ("the blue drawer" / "the red drawer") makes another fact, however close they read.
+ */
+function nearWording(a: string, b: string): boolean {
+  const [x, y] = [wordsOf(a), wordsOf(b)];
+  const replaced = [...x].some((w) => !y.has(w)) && [...y].some((w) => !x.has(w));
+  return !replaced && jaccard(x, y) >= NEAR.jaccard;
+}
+
 const jaccard = (a: Set<string>, b: Set<string>) => {
   let both = 0;
   for (const x of a) if (b.has(x)) both++;
@@ -265,8 +276,7 @@ export function createTruth(defaults: TruthDefaults, examples: (() => Promise<Sl
           const row = rows[i];
           if (linked.has(i) || c.similarity < NEAR.cosine || retired.has(row.id)) continue;
           if (order.has(c.id) && order.get(c.id)! > i) continue; // a later item of this call is not its original
-          if (jaccard(wordsOf(rows[i].content), wordsOf(c.content)) < NEAR.jaccard) continue;
-          if (namesDiffer(rows[i].content, c.content)) continue;
+          if (!nearWording(rows[i].content, c.content) || namesDiffer(rows[i].content, c.content)) continue;
           linked.add(i);
           links.push({ memoryId: row.id, priorId: c.id, kind: 'duplicate', validTo: null, reason: 'near-duplicate' });
         }
