@@ -622,8 +622,12 @@ for (const store of testStores) {
       const session = { 'x-session-token': carol.token };
       const call = (method: Route['method'], url: string, headers: Record<string, string>, payload?: unknown) =>
         t.app.inject({ method, url, headers, payload: payload as any });
-      for (const body of [{}, { external_user_id: 'carol' }, { user_id: carol.userId }]) {
-        const res = await call('POST', '/v1/memory', session, { content: `Carol's ${SECRET} diary.`, ...body });
+      // Three ways of naming herself; three pages, since the same words twice would be one memory.
+      for (const [page, body] of [{}, { external_user_id: 'carol' }, { user_id: carol.userId }].entries()) {
+        const res = await call('POST', '/v1/memory', session, {
+          content: `Carol's ${SECRET} diary, page ${page}.`,
+          ...body,
+        });
         assert.equal(res.statusCode, 200, res.body);
       }
       const mine = await call('POST', '/v1/memory/search?max_memories=20', session, {
