@@ -125,6 +125,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     feedbackWeight: config.FEEDBACK_WEIGHT,
     // MEMORY_SUPERSEDE=off turns the search side of supersession off too (docs/truth.md).
     factAnswers: config.MEMORY_SUPERSEDE === 'auto',
+    modelsCacheDir: config.MODELS_CACHE_DIR,
   });
   // Deleting a user or a namespace removes what the modules above hold of it.
   const userAdmin = createUsersModule({

@@ -74,6 +74,7 @@ export function memoriesFromConfig(
     embedders: models.index,
     maxContentBytes: config.MAX_CONTENT_BYTES,
     truth: { dedupe: config.MEMORY_DEDUPE, supersede: config.MEMORY_SUPERSEDE },
+    modelsCacheDir: config.MODELS_CACHE_DIR,
     decider: updateDeciderFromConfig(config),
     publish: parts.publish,
     webhooks: parts.webhooks.webhooks,

@@ -10,6 +10,9 @@
  * a sentence encoder mostly sees the sentence's shape, so the mix recognises far more updates
  * of wordings it was not built on (docs/truth.md, "Attributes").
  */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Embedder } from '../../platform/models/index.ts';
 import { SLOT_EXAMPLES, SLOT_QUESTIONS } from './facts.slots.ts';
 
@@ -76,39 +79,64 @@ export function slotOf(
   return slot === 'none' ? null : slot;
 }
 
-const loaded = new WeakMap<object, Promise<Examples>>();
+const loaded = new Map<string, Promise<Examples>>();
 type Embeds = Pick<Embedder, 'id' | 'embed'>;
 
 /**
- * The examples embedded by the embedders, once per primary embedder (a failed load is retried by
- * the next call). Writers ask for them beside their chunks' embeddings, before their transaction.
+ * The examples embedded by the embedders, once per process and models (a failed load is retried
+ * by the next call), and kept in `cacheDir` (MODELS_CACHE_DIR) when given, so that a restart
+ * does not embed them again. Writers ask for them beside their chunks' embeddings, before their
+ * transaction.
  */
-export function slotExamples(primary: Embeds, secondary?: Embeds | null): () => Promise<Examples> {
+export function slotExamples(primary: Embeds, secondary?: Embeds | null, cacheDir?: string): () => Promise<Examples> {
   return (): Promise<Examples> => {
-    let loading = loaded.get(primary);
+    const key = `${primary.id}|${secondary?.id ?? ''}|${cacheDir ?? ''}`;
+    let loading = loaded.get(key);
     if (!loading) {
-      loading = (async () => {
-        const entries = [
-          ...Object.entries(SLOT_EXAMPLES).flatMap(([slot, xs]) => xs.map((x) => ({ slot, x, question: false }))),
-          ...Object.entries(SLOT_QUESTIONS).flatMap(([slot, xs]) => xs.map((x) => ({ slot, x, question: true }))),
-        ];
-        const texts = entries.map((e) => e.x);
-        const [p, s] = await Promise.all([
-          primary.embed(texts),
-          secondary ? secondary.embed(texts).catch(() => null) : null,
-        ]);
-        return {
-          slots: entries.map((e) => e.slot),
-          questions: entries.map((e) => e.question),
-          primary: { model: primary.id, vectors: p.map(unit) },
-          secondary: s && secondary ? { model: secondary.id, vectors: s.map(unit) } : null,
-        };
-      })();
-      loaded.set(primary, loading);
-      loading.catch(() => loaded.delete(primary));
+      loading = embedExamples(primary, secondary ?? null, cacheDir);
+      loaded.set(key, loading);
+      loading.catch(() => loaded.delete(key));
     }
     return loading;
   };
+}
+
+async function embedExamples(primary: Embeds, secondary: Embeds | null, cacheDir?: string): Promise<Examples> {
+  const entries = [
+    ...Object.entries(SLOT_EXAMPLES).flatMap(([slot, xs]) => xs.map((x) => ({ slot, x, question: false }))),
+    ...Object.entries(SLOT_QUESTIONS).flatMap(([slot, xs]) => xs.map((x) => ({ slot, x, question: true }))),
+  ];
+  const texts = entries.map((e) => e.x);
+  const hash = createHash('sha256')
+    .update(JSON.stringify([primary.id, secondary?.id ?? null, texts]))
+    .digest('hex')
+    .slice(0, 16);
+  const file = cacheDir ? path.join(cacheDir, `slot-examples-${hash}.json`) : null;
+  if (file && fs.existsSync(file)) {
+    try {
+      return JSON.parse(fs.readFileSync(file, 'utf8')) as Examples;
+    } catch {
+      // A torn or foreign file: embed again and write it anew.
+    }
+  }
+  const [p, s] = await Promise.all([primary.embed(texts), secondary ? secondary.embed(texts).catch(() => null) : null]);
+  const examples: Examples = {
+    slots: entries.map((e) => e.slot),
+    questions: entries.map((e) => e.question),
+    primary: { model: primary.id, vectors: p.map(unit) },
+    secondary: s && secondary ? { model: secondary.id, vectors: s.map(unit) } : null,
+  };
+  if (file) {
+    // Written whole then renamed: a reader never sees half a file.
+    const tmp = `${file}.${process.pid}.tmp`;
+    try {
+      fs.writeFileSync(tmp, JSON.stringify(examples));
+      fs.renameSync(tmp, file);
+    } catch {
+      // A read-only cache is not an error: the next process embeds them again.
+    }
+  }
+  return examples;
 }
 export type SlotExamples = Examples;
 

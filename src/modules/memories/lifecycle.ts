@@ -47,6 +47,7 @@ interface LifecycleDeps {
   sessions?: MemoriesDeps['sessions'];
   documents?: MemoriesDeps['documents'];
   truth?: MemoriesDeps['truth'];
+  modelsCacheDir?: string;
 }
 
 const scopeOf = (actor: Actor) => ({ organizationId: actor.organizationId, namespaceId: actor.namespaceId });
@@ -64,7 +65,7 @@ export function createMemoryLifecycle(deps: LifecycleDeps) {
   const { db, embedders, checkSize, publish, users, planGraph } = deps;
   const { resolveWriteNamespace } = deps.namespaces;
   const transitions = memoryTransitions(publish);
-  const examples = slotExamples(embedders.primary, embedders.secondary);
+  const examples = slotExamples(embedders.primary, embedders.secondary, deps.modelsCacheDir);
   const truth = createTruth(deps.truth ?? { dedupe: 'near', supersede: 'auto' }, examples);
   /** The end user an actor is limited to (reader.ts), or undefined for an API key. */
   const endUserReader = (actor: Actor) => readerOf(users, db, actor);

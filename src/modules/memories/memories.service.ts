@@ -39,6 +39,8 @@ export interface MemoriesDeps {
   documents?: Pick<UserContent, 'deleteUserDocuments'>;
   /** Duplicate folding and supersession by default (MEMORY_DEDUPE, MEMORY_SUPERSEDE; truth.ts). */
   truth?: TruthDefaults;
+  /** Where the attribute examples' embeddings are kept between starts (MODELS_CACHE_DIR). */
+  modelsCacheDir?: string;
   /** MEMORY_UPDATE_DECIDER=llm: an LLM's supersession decisions, added to the offline ones (decider.ts). */
   decider?: UpdateDecider | null;
 }

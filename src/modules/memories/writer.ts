@@ -50,7 +50,7 @@ export function createMemoryWriter(deps: MemoriesDeps) {
   const transitions = memoryTransitions(deps.publish);
   const { resolveWriteNamespace } = deps.namespaces;
   // The attribute examples are embedded beside the first write's chunks, never inside its transaction.
-  const examples = slotExamples(deps.embedders.primary, deps.embedders.secondary);
+  const examples = slotExamples(deps.embedders.primary, deps.embedders.secondary, deps.modelsCacheDir);
   const defaults = deps.truth ?? { dedupe: 'near' as const, supersede: 'auto' as const };
   const truth = createTruth(defaults, examples);
   // MEMORY_UPDATE_DECIDER=llm: asked after embedding, before any transaction (decider.ts).

@@ -39,6 +39,8 @@ export interface SearchDeps extends FirstStageDeps {
   feedbackWeight?: number;
   /** The current statement of what a question asks about goes first (MEMORY_SUPERSEDE=auto; fact-answer.ts). */
   factAnswers?: boolean;
+  /** Where the attribute examples' embeddings are kept between starts (MODELS_CACHE_DIR). */
+  modelsCacheDir?: string;
 }
 
 export interface SearchResult {
@@ -67,7 +69,7 @@ export function createSearchService(deps: SearchDeps) {
   const logging = new Set<Promise<unknown>>();
   const hints = speakerHints();
   // The attribute examples in the query embedder's space, embedded by the first search that needs them.
-  const examples = slotExamples(deps.embedders.primary, deps.embedders.secondary);
+  const examples = slotExamples(deps.embedders.primary, deps.embedders.secondary, deps.modelsCacheDir);
 
   /**
    * The search's scope, and whether its candidates borrow from their thread neighbours (not
