@@ -18,7 +18,7 @@ import {
   removeAclEntry,
 } from './memories.store.ts';
 import { statusRoutes } from './status.routes.ts';
-import { lineageOf, statementsOf } from './truth.store.ts';
+import { lineageOf, statementsOf } from './lineage.store.ts';
 import { createHistory } from './history.ts';
 import { historyRoutes } from './history.routes.ts';
 import { createMemoryStatusService } from './status.service.ts';
@@ -78,7 +78,7 @@ export type MemoryReader = typeof memoryReader;
 
 export { canonicalCategory, normaliseMemory } from './compat.ts';
 export { toMemoryObject, memoryObject, searchResponse, lineageFields, type MemoryObject } from './memory-object.ts';
-export { noLineage, type Lineage as MemoryLineage } from './truth.store.ts';
+export { noLineage, type Lineage as MemoryLineage } from './lineage.store.ts';
 /** What a question asks about (search puts the current statement of it first; docs/truth.md). */
 export { QUESTION_SLOT, slotExamples, slotOf, type SlotExamples } from './facts.classify.ts';
 export { ASKS_PAST, questionSubject } from './facts.ts';

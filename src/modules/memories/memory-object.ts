@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { graphNode } from '../graph/index.ts';
 import { iso } from '../../shared/time.ts';
 import type { MemoryRow } from './memories.store.ts';
-import type { Lineage } from './truth.store.ts';
+import type { Lineage } from './lineage.store.ts';
 
 /** The stored memory as the client reads it (client-contract MemoryObject). */
 export const memoryObject = z.looseObject({

@@ -5,9 +5,9 @@
  *   stored: the write answers with the existing memory (`duplicate`). Memories that belong to a
  *   container deleted as a whole (a document's chunks) are stored and linked instead, so that
  *   deleting one document never removes what another one holds;
- * - a near duplicate (its nearest memory by the primary embedding at cosine ≥ NEAR.cosine and
- *   sharing ≥ NEAR.jaccard of their analysed terms) is stored and linked to the older one:
- *   search shows one of them;
+ * - a near duplicate (truth.near.ts: close by the primary embedding and in wording, no word
+ *   replaced, no name, number or date differing) is stored and linked to the older one: search
+ *   shows one of them;
  * - a memory that states a new value of a single-valued attribute of the same subject, or
  *   negates the old value (facts.ts), supersedes the older memories that stated it: they keep
  *   their content and get `valid_to` (the newer one's time) and `superseded_by`. The time order
@@ -22,6 +22,7 @@ import type { Fact } from './facts.ts';
 import { claimsOf, contradicts } from './facts.claims.ts';
 import { slotOf, type SlotExamples } from './facts.classify.ts';
 import type { ChunkData, MemoryRow } from './memories.store.ts';
+import { NEAR, namesDiffer, nearWording } from './truth.near.ts';
 import { addDecided, type Decided } from './decider.ts';
 import {
   exactDuplicates,
@@ -54,12 +55,6 @@ export interface TruthRequest {
   /** What the update decider said before the transaction (MEMORY_UPDATE_DECIDER=llm; decider.ts). */
   decided?: Decided;
 }
-
-/**
- * Near-duplicate thresholds. Both must hold: the embedding alone calls "I live in Lisbon" and "I
- * live in Porto" near (cosine ~0.8), shared words alone miss reworded repeats (docs/truth.md).
- */
-export const NEAR = { cosine: 0.9, jaccard: 0.75, neighbours: 3 };
 
 /** A new memory as this step sees it. */
 export interface TruthItem extends Owner {
@@ -96,46 +91,6 @@ export function retires(newer: Fact[], older: Fact[]): boolean {
   const hit = (o: Fact) => newer.some((n) => contradicts(n, o));
   return older.filter((o) => !o.negated).every(hit) && older.some(hit);
 }
-
-/**
- * The words and numbers of a text, folded: what near duplicates must share. Not the search
- * analyser's terms, which drop numbers ("note 5: item 155" and "note 6: item 186" are not the
- * same memory).
- */
-const wordsOf = (text: string) => new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
-
-/**
- * Whether two texts differ in a name, a number or a date ("keys lost on Saturday" / "on
- * Tuesday", "note 5" / "note 6"): then they tell of different things however alike they read.
- */
-function namesDiffer(a: string, b: string): boolean {
-  const named = (t: string) =>
-    new Set(
-      (t.match(/[\p{L}\p{N}]+/gu) ?? [])
-        .filter((w, i) => /\p{N}/u.test(w) || (i > 0 && /^\p{Lu}/u.test(w)))
-        .map((w) => w.toLowerCase()),
-    );
-  const [x, y] = [named(a), named(b)];
-  return [...x].some((w) => !y.has(w)) || [...y].some((w) => !x.has(w));
-}
-
-/**
- * Near in wording: they share ≥ NEAR.jaccard of their words, and one only adds words to the
- * other ("My usual coffee order is …" / "My usual coffee is …"); a word replaced by another
- * ("the blue drawer" / "the red drawer") makes another fact, however close they read.
- */
-function nearWording(a: string, b: string): boolean {
-  const [x, y] = [wordsOf(a), wordsOf(b)];
-  const replaced = [...x].some((w) => !y.has(w)) && [...y].some((w) => !x.has(w));
-  return !replaced && jaccard(x, y) >= NEAR.jaccard;
-}
-
-const jaccard = (a: Set<string>, b: Set<string>) => {
-  let both = 0;
-  for (const x of a) if (b.has(x)) both++;
-  const union = a.size + b.size - both;
-  return union ? both / union : 0;
-};
 
 export function createTruth(defaults: TruthDefaults, examples: (() => Promise<SlotExamples>) | null = null) {
   const modeOf = (t: TruthRequest) => ({
