@@ -115,7 +115,8 @@ export function createTruth(defaults: TruthDefaults, examples: (() => Promise<Sl
         organizationId,
         items.filter((_, i) => wanted[i]),
       );
-      const existing = items.map((_, i) => (wanted[i] ? found[wanted.slice(0, i).filter(Boolean).length] : null));
+      let k = 0;
+      const existing = items.map((_, i) => (wanted[i] ? found[k++] : null));
       // Repeats within the call: the first one is stored, the later ones are its duplicates.
       const seen = new Map<string, number>();
       const earlier = items.map((item, i) => {

@@ -24,6 +24,8 @@ export interface Question {
   /** The query's primary embedding and its model. */
   vector: number[] | null;
   model: string;
+  /** Its secondary embedding, when the first stage computed it (else computed here). */
+  vector2?: number[] | null;
   externalUserId?: string;
 }
 
@@ -37,12 +39,14 @@ export async function factAnswer(
   if (!q.vector || !scope.userId || (!asOf && ASKS_PAST.test(q.query))) return null;
   const [examples, second] = await Promise.all([
     deps.examples().catch(() => null),
-    deps.secondary
-      ? deps.secondary.embed([q.query]).then(
-          ([v]) => v,
-          () => null,
-        )
-      : null,
+    // The first stage's secondary query embedding when it made one: not embedded twice.
+    q.vector2 ??
+      (deps.secondary
+        ? deps.secondary.embed([q.query]).then(
+            ([v]) => v,
+            () => null,
+          )
+        : null),
   ]);
   const vectors = {
     primary: { model: q.model, vector: q.vector },

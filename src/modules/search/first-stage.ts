@@ -48,6 +48,8 @@ export interface FirstStage {
   dense: Map<string, number>;
   /** Matched nodes of a search_override or agentic graph, when they replace data.nodes. */
   overrideNodes: Awaited<ReturnType<typeof graphContribution>>['nodes'];
+  /** The query's secondary embedding, when the dense2 signal computed one (reused by fact-answer.ts). */
+  vector2: number[] | null;
 }
 
 /** Candidates whose speaker and time are looked up: as deep as the fused list a bonus could lift into a page. */
@@ -78,9 +80,10 @@ export async function firstStage(
   // While the query embedding runs (its own thread), the lexical and secondary signals run
   // in one statement on one connection: side by side they would take the core the
   // embedding needs (2 cores here), and apart they cost a round trip more.
+  let v2: number[] | null = null;
   const others = (async () => {
     const terms = deps.weights.bm25 > 0 ? queryTerms(body.query) : [];
-    const v2 = secondary && deps.weights.dense2 > 0 ? (await secondary.embed([body.query]))[0] : null;
+    v2 = secondary && deps.weights.dense2 > 0 ? (await secondary.embed([body.query]))[0] : null;
     return lexicalAndDense2(db, scope, {
       limit: opts.n,
       bm25: { terms, params: deps.bm25 },
@@ -139,5 +142,11 @@ export async function firstStage(
     scores = withBonus(scores, new Set(inTime), deps.timeWeight ?? 0);
   }
   const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, opts.keep);
-  return { ranked, parts: new Map(fused.map((f) => [f.id, f.parts])), dense: dense.scores, overrideNodes: graph.nodes };
+  return {
+    ranked,
+    parts: new Map(fused.map((f) => [f.id, f.parts])),
+    dense: dense.scores,
+    overrideNodes: graph.nodes,
+    vector2: v2,
+  };
 }

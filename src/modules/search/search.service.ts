@@ -183,6 +183,7 @@ export function createSearchService(deps: SearchDeps) {
             query: body.query,
             vector: vector ? ((await vector().catch(() => null))?.[0] ?? null) : null,
             model: deps.embedders.primary.id,
+            vector2: first.vector2,
             externalUserId: body.external_user_id,
           },
         );
