@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFacts } from './facts.ts';
 import { contradicts } from './facts.claims.ts';
+import { ownerName, ownSubject, sameSubjects } from './facts.owner.ts';
 
 const read = (text: string, selfNames: string[] = []) =>
   readFacts(text, { selfNames }).map((f) => `${f.subject}|${f.slot}|${f.value}${f.negated ? '|not' : ''}`);
@@ -62,5 +63,25 @@ describe('facts: what a memory states about single-valued attributes', () => {
     assert.equal(contradicts(f('diet', 'vegetarian'), f('diet', 'vegetarian', true)), true);
     assert.equal(contradicts(f('*', 'vim', true), f('taste:editor', 'vim')), true);
     assert.equal(contradicts(f('employer', 'acme'), { ...f('employer', 'initech'), subject: 'tom' }), false);
+  });
+});
+
+describe("the owner's own name (facts.owner.ts)", () => {
+  it('the clear majority name subject, never a value, never a phrase', () => {
+    const n = (name: string, memories: number, asValue = false) => ({ name, memories, asValue });
+    assert.equal(ownerName([n('maya', 3), n('tom', 1)]), 'maya');
+    assert.equal(ownerName([n('maya', 1)]), null, 'one memory is not enough');
+    assert.equal(ownerName([n('maya', 3), n('tom', 2)]), null, 'not a clear majority');
+    assert.equal(ownerName([n('maya', 4), n('tom', 2)]), 'maya', 'twice as many');
+    assert.equal(ownerName([n('theo', 5, true), n('maya', 2)]), 'maya', 'a value (a partner) is someone else');
+    assert.equal(ownerName([n('my sister', 5)]), null);
+    assert.deepEqual(sameSubjects('self', 'maya'), ['self', 'maya']);
+    assert.deepEqual(sameSubjects('maya', 'maya'), ['self', 'maya']);
+    assert.deepEqual(sameSubjects('tom', 'maya', true), ['tom'], 'the owner is known: another name is another person');
+    assert.deepEqual(sameSubjects('priya', null, true), ['self', 'priya']);
+    assert.deepEqual(sameSubjects('priya', null, false), ['priya']);
+    assert.deepEqual(sameSubjects('my sister', null, true), ['my sister']);
+    assert.equal(ownSubject('maya', 'maya'), 'self');
+    assert.equal(ownSubject('tom', 'maya'), 'tom');
   });
 });

@@ -3,6 +3,7 @@
  * what it superseded, what it repeats) and the memories of an owner that state an attribute.
  */
 import type { Queryable } from '../../platform/db/index.ts';
+import { subjectsFor } from './owner.store.ts';
 
 /** A memory's links: what retired it (earliest first), what it retired, what it repeats. */
 export interface Lineage {
@@ -36,17 +37,22 @@ export async function lineageOf(db: Queryable, organizationId: string, ids: stri
   return out;
 }
 
-/** The owner's memories that state `slot` of `subject`, newest first (as of `asOf`, when given). */
+/**
+ * The owner's memories that state `slot` of `subject`, newest first (as of `asOf`, when given).
+ * The owner is one person under two subjects when their memories call them by a name, and a
+ * question naming someone their memories never mention asks about the owner (facts.owner.ts).
+ */
 export async function statementsOf(
   db: Queryable,
   q: { organizationId: string; userId: string; subject: string; slot: string; asOf: Date | null },
 ): Promise<{ memoryId: string; at: Date }[]> {
+  const subjects = await subjectsFor(db, q);
   const rows = await db.query<{ memory_id: string; at: Date }>(
     `SELECT memory_id, max(at) AS at FROM memory_facts
-     WHERE organization_id = $1 AND user_id = $2 AND subject = $3 AND slot = $4
+     WHERE organization_id = $1 AND user_id = $2 AND subject = ANY($3::text[]) AND slot = $4
        AND ($5::timestamptz IS NULL OR at <= $5)
      GROUP BY memory_id ORDER BY max(at) DESC, memory_id DESC LIMIT 20`,
-    [q.organizationId, q.userId, q.subject, q.slot, q.asOf ? q.asOf.toISOString() : null],
+    [q.organizationId, q.userId, subjects, q.slot, q.asOf ? q.asOf.toISOString() : null],
   );
   return rows.map((r) => ({ memoryId: r.memory_id, at: new Date(r.at) }));
 }

@@ -21,6 +21,8 @@ import { unprocessable } from '../../shared/errors.ts';
 import type { Fact } from './facts.ts';
 import { claimsOf, contradicts } from './facts.claims.ts';
 import { slotOf, type SlotExamples } from './facts.classify.ts';
+import { ownSubject, sameSubjects } from './facts.owner.ts';
+import { ownerNames } from './owner.store.ts';
 import type { ChunkData, MemoryRow } from './memories.store.ts';
 import { NEAR, namesDiffer, nearWording } from './truth.near.ts';
 import { addDecided, type Decided } from './decider.ts';
@@ -181,20 +183,42 @@ export function createTruth(defaults: TruthDefaults, examples: (() => Promise<Sl
 
       // Detected: facts of the same subject and slot.
       const auto = owned.filter((_, i) => modeOf(items[i].truth).supersede === 'auto' && owned[i].facts.length);
-      const related = await relatedFacts(tx, organizationId, auto);
+      // The name the owner's memories call them by is the owner too (facts.owner.ts): "Maya
+      // lives in Porto" and "I moved to Lyon" speak of one person.
+      const ownerNameOf = auto.length
+        ? await ownerNames(
+            tx,
+            organizationId,
+            auto.map((a) => a.userId),
+          )
+        : new Map<string, string | null>();
+      const own = (userId: string, facts: Fact[]) =>
+        facts.map((f) => ({ ...f, subject: ownSubject(f.subject, ownerNameOf.get(userId) ?? null) }));
+      const related = await relatedFacts(
+        tx,
+        organizationId,
+        auto.map((a) => ({
+          ...a,
+          facts: a.facts.flatMap((f) =>
+            sameSubjects(f.subject, ownerNameOf.get(a.userId) ?? null).map((subject) => ({ ...f, subject })),
+          ),
+        })),
+      );
       const allFacts = await factsOf(tx, [...new Set(related.map((f) => f.memoryId))]);
-      for (const mine of auto) {
+      for (const a of auto) {
+        const mine = { ...a, facts: own(a.userId, a.facts) };
         const me = { id: mine.memoryId, at: mine.at };
         const others = new Map<string, { at: Date; facts: Fact[] }>();
         for (const f of related) {
           if (f.memoryId === mine.memoryId || f.userId !== mine.userId || f.namespaceId !== mine.namespaceId) continue;
+          const subject = ownSubject(f.subject, ownerNameOf.get(f.userId) ?? null);
           if (
             !mine.facts.some(
-              (n) => n.subject === f.subject && (n.slot === f.slot || (n.slot === '*' && n.value === f.value)),
+              (n) => n.subject === subject && (n.slot === f.slot || (n.slot === '*' && n.value === f.value)),
             )
           )
             continue;
-          others.set(f.memoryId, { at: f.at, facts: allFacts.get(f.memoryId) ?? [] });
+          others.set(f.memoryId, { at: f.at, facts: own(f.userId, allFacts.get(f.memoryId) ?? []) });
         }
         for (const [id, other] of others) {
           const them = { id, at: other.at };

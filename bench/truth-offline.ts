@@ -1,0 +1,202 @@
+/**
+ * The fact-update benchmark's detector replayed offline (issue #22): the memories and questions of
+ * bench/lib/fact-chains.ts go through the product's own claim reader and attribute classifier
+ * (facts.claims.ts, facts.classify.ts) with the configured embedders, and supersession is replayed
+ * per user in time order with truth.ts's `retires` — no server, no store, seconds instead of
+ * minutes. What it prints, per template set:
+ *   statement attribute   share of chain steps whose claims name the chain's attribute for the user
+ *   question attribute    share of current-value questions classified to the chain's attribute,
+ *                         and with a subject (whom it asks about)
+ *   fact answer           share of current-value questions whose replayed answer (the newest
+ *                         statement of that attribute and subject not retired) is the chain's end
+ *   false / missed        supersession as bench:updates counts it
+ * It is a development aid: `bench:updates` through HTTP is the measurement. Only the dev set
+ * should steer a change; TRUTH_SETS=dev (the default) prints nothing of the heldout one.
+ *
+ *   npx tsx bench/truth-offline.ts            TRUTH_SETS=dev,heldout npx tsx bench/truth-offline.ts
+ *   TRUTH_MISSES=20 …                          prints that many dev misses of each table
+ */
+import { loadConfig } from '../src/config.ts';
+import { embeddersFromConfig } from '../src/platform/models/index.ts';
+import { QUESTION_SLOT, questionSubject, selfNamesOf, slotExamples, slotOf } from '../src/modules/memories/index.ts';
+import { claimsOf } from '../src/modules/memories/facts.claims.ts';
+import { retires } from '../src/modules/memories/truth.ts';
+import { NAME_SUBJECT, ownerName, ownSubject, sameSubjects } from '../src/modules/memories/facts.owner.ts';
+import type { Fact } from '../src/modules/memories/facts.ts';
+import { factChains } from './lib/fact-chains.ts';
+
+const SETS = (process.env.TRUTH_SETS || 'dev').split(',');
+const MISSES = Number(process.env.TRUTH_MISSES || 0);
+/** TRUTH_OWNER=0: without the owner's name (facts.owner.ts), to compare. */
+const OWNER = process.env.TRUTH_OWNER !== '0';
+const ATTRIBUTE: Record<string, string> = {
+  city: 'residence',
+  partner: 'partner',
+  diet: 'diet',
+  commute: 'commute',
+  editor: 'tool:editor',
+  car: 'vehicle',
+  food: 'taste:food',
+  coffee: 'taste:drink',
+  band: 'taste:music',
+  employer: 'employer',
+  role: 'role',
+  language: 'tool:language',
+};
+
+const data = factChains({
+  chains: Number(process.env.UPDATES_CHAINS || 320),
+  users: Number(process.env.UPDATES_USERS || 27),
+  seed: Number(process.env.UPDATES_SEED || 22),
+});
+const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn' });
+const configured = embeddersFromConfig(config);
+const { primary, secondary } = configured.index;
+const examples = await slotExamples(primary, secondary ?? null, config.MODELS_CACHE_DIR)();
+// bench:updates names its users `updates-A-<n>`: the writer's names come from that external id.
+const external = (u: number) => `updates-A-${u}`;
+
+async function vectorsOf(texts: string[]) {
+  const [p, s] = await Promise.all([primary.embed(texts), secondary ? secondary.embed(texts) : null]);
+  return texts.map((_, i) => ({
+    primary: { model: primary.id, vector: p[i] },
+    secondary: s && secondary ? { model: secondary.id, vector: s[i] } : null,
+  }));
+}
+
+const memVectors = await vectorsOf(data.memories.map((m) => m.content));
+const claims = new Map<string, Fact[]>();
+data.memories.forEach((m, i) => {
+  const slot = slotOf(memVectors[i], examples);
+  claims.set(m.key, claimsOf(m.content, { selfNames: selfNamesOf(external(m.user)), slot }));
+});
+
+// Supersession replayed per user in time order, as truth.ts settles it: a memory retires every
+// earlier current one it retires(), the owner's name (facts.owner.ts) read from the claims so far.
+const retiredBy = new Map<string, string>();
+const owners = new Map<number, string | null>();
+const nameSubjects = (ms: typeof data.memories) => {
+  const values = new Set(ms.flatMap((m) => claims.get(m.key)!.map((c) => c.value)));
+  const counts = new Map<string, number>();
+  for (const m of ms)
+    for (const subject of new Set(claims.get(m.key)!.map((c) => c.subject)))
+      if (subject !== 'self' && NAME_SUBJECT.test(subject)) counts.set(subject, (counts.get(subject) ?? 0) + 1);
+  return [...counts].map(([name, memories]) => ({ name, memories, asValue: values.has(name) }));
+};
+for (let u = 0; u < data.users.length; u++) {
+  const ms = data.memories.filter((m) => m.user === u).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  for (let j = 0; j < ms.length; j++) {
+    const owner = OWNER ? ownerName(nameSubjects(ms.slice(0, j + 1))) : null;
+    const own = (fs: Fact[]) => fs.map((f) => ({ ...f, subject: ownSubject(f.subject, owner) }));
+    const newer = own(claims.get(ms[j].key)!);
+    if (!newer.length) continue;
+    for (let k = 0; k < j; k++) {
+      if (retiredBy.has(ms[k].key)) continue;
+      const older = own(claims.get(ms[k].key)!);
+      if (older.length && retires(newer, older)) retiredBy.set(ms[k].key, ms[j].key);
+    }
+  }
+  owners.set(u, OWNER ? ownerName(nameSubjects(ms)) : null);
+}
+
+const tallies = new Map<string, Map<string, { hits: number; n: number }>>();
+const misses = new Map<string, string[]>();
+const count = (metric: string, set: string, hit: boolean, miss?: () => string) => {
+  const t = (tallies.get(metric) ?? tallies.set(metric, new Map()).get(metric)!) as Map<
+    string,
+    { hits: number; n: number }
+  >;
+  const x = t.get(set) ?? { hits: 0, n: 0 };
+  x.n++;
+  if (hit) x.hits++;
+  t.set(set, x);
+  if (!hit && miss && set === 'dev') (misses.get(metric) ?? misses.set(metric, []).get(metric)!).push(miss());
+};
+
+const byKey = new Map(data.memories.map((m) => [m.key, m]));
+for (const chain of data.chains) {
+  const want = ATTRIBUTE[chain.kind];
+  for (const key of chain.steps) {
+    const m = byKey.get(key)!;
+    const cs = claims.get(key)!;
+    count(
+      'statement attribute',
+      chain.set,
+      cs.some((c) => c.subject === 'self' && c.slot === want),
+      () => `${chain.kind}: ${m.content}  →  ${JSON.stringify(cs)}`,
+    );
+  }
+}
+for (const m of data.memories) {
+  if (m.shouldBeCurrent)
+    count(
+      'false supersession',
+      m.set,
+      retiredBy.has(m.key),
+      () => `${m.content} ← ${byKey.get(retiredBy.get(m.key)!)?.content}`,
+    );
+  else
+    count(
+      'missed supersession',
+      m.set,
+      !retiredBy.has(m.key) || !m.supersededBy.includes(retiredBy.get(m.key)!),
+      () => m.content,
+    );
+}
+
+const current = data.questions.filter((q) => q.kind === 'current');
+const qVectors = await vectorsOf(current.map((q) => q.query));
+current.forEach((q, i) => {
+  const chain = data.chains[q.chain];
+  const slot = slotOf(qVectors[i], examples, QUESTION_SLOT);
+  const subject = slot ? questionSubject(q.query, selfNamesOf(external(q.user))) : null;
+  count('question attribute', q.set, slot === ATTRIBUTE[chain.kind], () => `${chain.kind}: ${q.query} → ${slot}`);
+  const owner = owners.get(q.user) ?? null;
+  const mine = data.memories.filter((m) => m.user === q.user);
+  const unknown = !!subject && !mine.some((m) => new RegExp(`\\b${subject}\\b`, 'i').test(m.content));
+  count(
+    'question subject',
+    q.set,
+    subject === 'self' || (!!owner && subject === owner) || unknown,
+    () => `${q.query} → ${subject}`,
+  );
+  // The replayed fact answer: the newest memory of the user claiming (subject, slot), not retired.
+  const subjects = subject ? sameSubjects(subject, owners.get(q.user) ?? null, unknown) : [];
+  const stated = data.memories
+    .filter((m) => m.user === q.user && !retiredBy.has(m.key))
+    .filter((m) => claims.get(m.key)!.some((c) => subjects.includes(c.subject) && c.slot === slot && !c.negated))
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  count(
+    'fact answer',
+    q.set,
+    stated[0]?.key === q.expected,
+    () => `${q.query} → ${stated[0]?.content ?? '(none)'} | want ${byKey.get(q.expected)!.content}`,
+  );
+});
+
+const sets = SETS;
+console.log(`${'metric (%)'.padEnd(24)}${sets.map((s) => s.padStart(10)).join('')}`);
+for (const [metric, t] of tallies)
+  console.log(
+    `${metric.padEnd(24)}${sets
+      .map((s) => {
+        const x = t.get(s);
+        return (x && x.n ? `${((100 * x.hits) / x.n).toFixed(1)} /${x.n}` : '-').padStart(10);
+      })
+      .join('')}`,
+  );
+if (MISSES)
+  for (const [metric, xs] of misses) {
+    console.log(`\n${metric}: ${xs.length} dev misses`);
+    for (const x of xs.slice(0, MISSES)) console.log(`  ${x}`);
+  }
+
+if (process.env.TRUTH_DEBUG_USER) {
+  const u = data.users.indexOf(process.env.TRUTH_DEBUG_USER);
+  const ms = data.memories.filter((m) => m.user === u);
+  console.log(nameSubjects(ms));
+  for (const m of ms)
+    if (claims.get(m.key)!.some((c) => c.subject !== 'self')) console.log(m.content, JSON.stringify(claims.get(m.key)));
+}
+await configured.close();
+process.exit(0);
