@@ -122,7 +122,7 @@ for (const chain of data.chains) {
     count(
       'statement attribute',
       chain.set,
-      cs.some((c) => c.subject === 'self' && c.slot === want),
+      cs.some((c) => (c.subject === 'self' || c.subject === owners.get(chain.user)) && c.slot === want),
       () => `${chain.kind}: ${m.content}  →  ${JSON.stringify(cs)}`,
     );
   }
@@ -164,7 +164,7 @@ current.forEach((q, i) => {
   const subjects = subject ? sameSubjects(subject, owners.get(q.user) ?? null, unknown) : [];
   const stated = data.memories
     .filter((m) => m.user === q.user && !retiredBy.has(m.key))
-    .filter((m) => claims.get(m.key)!.some((c) => subjects.includes(c.subject) && c.slot === slot && !c.negated))
+    .filter((m) => claims.get(m.key)!.some((c) => subjects.includes(c.subject) && c.slot === slot))
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   count(
     'fact answer',

@@ -102,7 +102,9 @@ export const LIFE_RULES: Rule[] = [
     kind: 'phrase',
     re: r(
       String.raw`(?:^|\b)(?<v>[\p{L}\p{N}][^,.;!?"]{0,40}?)\s+(?:is|are)\s+(?:now\s+|still\s+)?my\s+(?:new\s+|` +
-        String.raw`current\s+|all-time\s+)?(?:favou?rite|go-to|usual)\s+(?<t>[\p{L} -]{2,30}?)(?=\s*[,.;!?]|` +
+        // "… is my favourite now": a time word is not the kind of thing ("now" is no taste).
+        String.raw`current\s+|all-time\s+)?(?:favou?rite|go-to|usual)\s+(?!(?:now|again|lately|today|these\s+days)\b)` +
+        String.raw`(?<t>[\p{L} -]{2,30}?)(?=\s*[,.;!?]|` +
         String.raw`\s*$|\s+(?:now|these|and|because)\b)`,
     ),
   },
@@ -119,7 +121,7 @@ export const LIFE_RULES: Rule[] = [
   {
     slot: 'has:commute',
     kind: 'phrase',
-    re: r(String.raw`\b(?:commute|commutes|commuting|get\s+to\s+work|go\s+to\s+work)\s+by\s+(?<v>[\p{L}]+)`),
+    re: r(String.raw`\b(?:commute|commutes|commuting|get\s+to\s+work|go\s+to\s+work)\s+by\s+(?<v>[\p{L}][\p{L}-]*)`),
   },
   {
     slot: 'age',

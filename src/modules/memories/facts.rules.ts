@@ -12,6 +12,16 @@ export const WORK_AND_HOME_RULES: Rule[] = [
     re: r(String.raw`\b(?:moved|relocated)\s+(?:back\s+|over\s+)?(?:to|into)\s+(?:the\s+)?${NAME}`),
   },
   {
+    // "moved from Porto to Vienna": the place after "to" (the rule below retires the one after "from").
+    slot: 'residence',
+    kind: 'name',
+    ambiguous: true,
+    re: r(
+      String.raw`\b(?:moved|relocated)\s+(?:away\s+)?from\s+(?:the\s+)?[A-Z][\p{L}\p{N}'’&.-]*` +
+        String.raw`(?:\s+[A-Z][\p{L}\p{N}'’&.-]*)*\s+(?:back\s+)?to\s+(?:the\s+)?${NAME}`,
+    ),
+  },
+  {
     slot: 'residence',
     kind: 'name',
     re: r(

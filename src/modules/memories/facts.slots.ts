@@ -202,7 +202,12 @@ export const SLOT_EXAMPLES: Record<string, string[]> = {
  */
 export const SLOT_QUESTIONS: Record<string, string[]> = {
   residence: ['Where do you live?', 'Which city is she based in now?', 'What town is home for him?'],
-  employer: ['Which company do you work for?', 'Where is he employed?', 'Who is her employer now?'],
+  employer: [
+    'Which company do you work for?',
+    'Where does she work?',
+    'Where is he employed?',
+    'Who is her employer now?',
+  ],
   role: ['What is your job title?', 'What does she do for a living?', 'What position does he hold?'],
   diet: ['Do you eat meat?', 'Is he vegetarian?', 'What kind of diet does she follow?'],
   partner: ['Who are you dating?', 'Is she married?', 'Who is his girlfriend?', 'Is he single?'],

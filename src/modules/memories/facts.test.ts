@@ -20,6 +20,16 @@ describe('facts: what a memory states about single-valued attributes', () => {
     assert.deepEqual(read('My usual coffee order is an oat milk cortado.'), ['self|taste:coffee|oat milk cortado']);
     assert.deepEqual(read('Flat white is my new favorite coffee these days.'), ['self|taste:coffee|flat white']);
     assert.deepEqual(read('My car is a Tesla Model 3 now.'), ['self|has:car|tesla model 3']);
+    // "from A to B": B is where one lives now, A no longer.
+    assert.deepEqual(read('Jonas moved from Porto to New York.'), [
+      'jonas|residence|new york',
+      'jonas|residence|porto|not',
+      'jonas|*|porto|not',
+    ]);
+    assert.deepEqual(read('I started commuting by e-scooter.'), ['self|has:commute|e scooter']);
+    // "… is my favourite now": "now" is not a kind of thing.
+    assert.deepEqual(read('I used to love Phoenix, but Radiohead is my favourite now.'), []);
+    assert.deepEqual(read('Radiohead is my favourite band now.'), ['self|taste:band|radiohead']);
   });
 
   it('reads change and negation cues as the old value no longer holding', () => {
