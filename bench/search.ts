@@ -150,6 +150,16 @@ async function searchLatencies(
   return times;
 }
 
+/** VmRSS of a process in MB (Linux /proc), or null where there is none. */
+function serverRssMb(pid: number | undefined): number | null {
+  try {
+    const kb = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Number(kb) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
 const embedderDir = KEEP_DIR ? path.join(KEEP_DIR, 'embedder-models') : tmpDir();
 // The query-embedding baseline takes queries no search below uses (the searches' are distinct anyway).
 const baselineQueries = syntheticQueries(querySets.length + QUERIES, USERS)
@@ -205,6 +215,13 @@ for (const store of STORES) {
           search_p99_ms: percentile(lat, 99),
           queries: lat.length,
         });
+      }
+      // The server's resident memory at this size, once its searches are done: the footprint
+      // issue #16 asks after 10k memories on the embedded store (VmRSS of the server's node).
+      const rss = serverRssMb(s.server.proc.pid);
+      if (rss !== null) {
+        console.log(`${label}  server RSS ${rss.toFixed(0)} MB after its ingest and searches`);
+        results.push({ store, size, server_rss_mb: rss });
       }
     }
   } catch (err) {

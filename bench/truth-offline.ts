@@ -20,7 +20,7 @@ import { loadConfig } from '../src/config.ts';
 import { embeddersFromConfig } from '../src/platform/models/index.ts';
 import { QUESTION_SLOT, questionSubject, selfNamesOf, slotExamples, slotOf } from '../src/modules/memories/index.ts';
 import { claimsOf } from '../src/modules/memories/facts.claims.ts';
-import { retires } from '../src/modules/memories/truth.ts';
+import { retires } from '../src/modules/memories/truth.detect.ts';
 import { NAME_SUBJECT, ownerName, ownSubject, sameSubjects } from '../src/modules/memories/facts.owner.ts';
 import type { Fact } from '../src/modules/memories/facts.ts';
 import { factChains } from './lib/fact-chains.ts';

@@ -18,23 +18,19 @@
  */
 import type { Queryable } from '../../platform/db/index.ts';
 import { unprocessable } from '../../shared/errors.ts';
-import type { Fact } from './facts.ts';
-import { claimsOf, contradicts } from './facts.claims.ts';
+import { claimsOf } from './facts.claims.ts';
 import { slotOf, type SlotExamples } from './facts.classify.ts';
-import { ownSubject, sameSubjects } from './facts.owner.ts';
-import { ownerNames } from './owner.store.ts';
+import { detectedSupersessions } from './truth.detect.ts';
 import type { ChunkData, MemoryRow } from './memories.store.ts';
 import { NEAR, namesDiffer, nearWording } from './truth.near.ts';
 import { addDecided, type Decided } from './decider.ts';
 import {
   exactDuplicates,
-  factsOf,
   insertFacts,
   insertLinks,
   lockOwners,
   nearestOwned,
   ownersOf,
-  relatedFacts,
   type Link,
   type Owner,
   type OwnedFacts,
@@ -82,16 +78,6 @@ export const effectiveAt = (row: Pick<MemoryRow, 'occurred_at' | 'created_at'>) 
 export function selfNamesOf(externalUserId: string | null | undefined): string[] {
   const first = externalUserId?.match(/^[A-Za-z]{2,}/)?.[0];
   return first ? [first.toLowerCase()] : [];
-}
-
-/**
- * Does a memory stating `newer` retire one stating `older`? When every value the older one holds
- * is contradicted (its negations hold none: "I left Madrid and moved to Vienna" is retired by "I
- * live in Munich"), and something of it is.
- */
-export function retires(newer: Fact[], older: Fact[]): boolean {
-  const hit = (o: Fact) => newer.some((n) => contradicts(n, o));
-  return older.filter((o) => !o.negated).every(hit) && older.some(hit);
 }
 
 export function createTruth(defaults: TruthDefaults, examples: (() => Promise<SlotExamples>) | null = null) {
@@ -181,55 +167,9 @@ export function createTruth(defaults: TruthDefaults, examples: (() => Promise<Sl
         }
       });
 
-      // Detected: facts of the same subject and slot.
+      // Detected: facts of the same subject and slot (truth.detect.ts).
       const auto = owned.filter((_, i) => modeOf(items[i].truth).supersede === 'auto' && owned[i].facts.length);
-      // The name the owner's memories call them by is the owner too (facts.owner.ts): "Maya
-      // lives in Porto" and "I moved to Lyon" speak of one person.
-      const ownerNameOf = auto.length
-        ? await ownerNames(
-            tx,
-            organizationId,
-            auto.map((a) => a.userId),
-          )
-        : new Map<string, string | null>();
-      const own = (userId: string, facts: Fact[]) =>
-        facts.map((f) => ({ ...f, subject: ownSubject(f.subject, ownerNameOf.get(userId) ?? null) }));
-      const related = await relatedFacts(
-        tx,
-        organizationId,
-        auto.map((a) => ({
-          ...a,
-          facts: a.facts.flatMap((f) =>
-            sameSubjects(f.subject, ownerNameOf.get(a.userId) ?? null).map((subject) => ({ ...f, subject })),
-          ),
-        })),
-      );
-      const allFacts = await factsOf(tx, [...new Set(related.map((f) => f.memoryId))]);
-      for (const a of auto) {
-        const mine = { ...a, facts: own(a.userId, a.facts) };
-        const me = { id: mine.memoryId, at: mine.at };
-        const others = new Map<string, { at: Date; facts: Fact[] }>();
-        for (const f of related) {
-          if (f.memoryId === mine.memoryId || f.userId !== mine.userId || f.namespaceId !== mine.namespaceId) continue;
-          const subject = ownSubject(f.subject, ownerNameOf.get(f.userId) ?? null);
-          if (
-            !mine.facts.some(
-              (n) => n.subject === subject && (n.slot === f.slot || (n.slot === '*' && n.value === f.value)),
-            )
-          )
-            continue;
-          others.set(f.memoryId, { at: f.at, facts: own(f.userId, allFacts.get(f.memoryId) ?? []) });
-        }
-        for (const [id, other] of others) {
-          const them = { id, at: other.at };
-          const [newer, older] = later(me, them) ? [mine.facts, other.facts] : [other.facts, mine.facts];
-          // The older memory is retired only when the newer one contradicts every fact it states.
-          if (!retires(newer, older)) continue;
-          const [newId, oldId, at] = later(me, them) ? [me.id, id, me.at] : [id, me.id, other.at];
-          const slot = newer.find((n) => older.some((o) => contradicts(n, o)))!.slot;
-          links.push({ memoryId: newId, priorId: oldId, kind: 'supersedes', validTo: at, reason: `fact:${slot}` });
-        }
-      }
+      links.push(...(await detectedSupersessions(tx, organizationId, auto, later)));
 
       // Near duplicates: compared with the owner's nearest memories by the primary embedding.
       const near = rows.flatMap((row, i) => {
