@@ -19,9 +19,10 @@
 import { loadConfig } from '../src/config.ts';
 import { embeddersFromConfig } from '../src/platform/models/index.ts';
 import { QUESTION_SLOT, questionSubject, selfNamesOf, slotExamples, slotOf } from '../src/modules/memories/index.ts';
+import { OTHERS } from '../src/modules/memories/facts.subject.ts';
 import { claimsOf } from '../src/modules/memories/facts.claims.ts';
 import { retires } from '../src/modules/memories/truth.detect.ts';
-import { NAME_SUBJECT, ownerName, ownSubject, sameSubjects } from '../src/modules/memories/facts.owner.ts';
+import { mayBeOwner, NAME_SUBJECT, ownerName, ownSubject, sameSubjects } from '../src/modules/memories/facts.owner.ts';
 import type { Fact } from '../src/modules/memories/facts.ts';
 import { factChains } from './lib/fact-chains.ts';
 
@@ -75,8 +76,14 @@ data.memories.forEach((m, i) => {
 // earlier current one it retires(), the owner's name (facts.owner.ts) read from the claims so far.
 const retiredBy = new Map<string, string>();
 const owners = new Map<number, string | null>();
+const RELATIONS = OTHERS.source.replace(/^\^\(\?:/, '').replace(/\)\$$/, '');
 const nameSubjects = (ms: typeof data.memories) => {
   const values = new Set(ms.flatMap((m) => claims.get(m.key)!.map((c) => c.value)));
+  // Introduced as someone else in a memory stating something of them (owner.store.ts).
+  for (const m of ms)
+    for (const c of claims.get(m.key)!)
+      if (new RegExp(`\\b(?:my|our)\\s+(?:\\w+\\s+)?(?:${RELATIONS})\\s+${c.subject}\\b`, 'i').test(m.content))
+        values.add(c.subject);
   const counts = new Map<string, number>();
   for (const m of ms)
     for (const subject of new Set(claims.get(m.key)!.map((c) => c.subject)))
@@ -160,12 +167,15 @@ current.forEach((q, i) => {
     subject === 'self' || (!!owner && subject === owner) || unknown,
     () => `${q.query} → ${subject}`,
   );
-  // The replayed fact answer: the newest memory of the user claiming (subject, slot), not retired.
-  const subjects = subject ? sameSubjects(subject, owners.get(q.user) ?? null, unknown) : [];
-  const stated = data.memories
-    .filter((m) => m.user === q.user && !retiredBy.has(m.key))
-    .filter((m) => claims.get(m.key)!.some((c) => subjects.includes(c.subject) && c.slot === slot))
-    .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  // The replayed fact answer: the newest memory of the user claiming (subject, slot), not retired;
+  // a name that may be the owner's (facts.owner.ts mayBeOwner) falls back to the owner's statements.
+  const names = nameSubjects(mine);
+  const fallback = subject && !owner && !unknown && mayBeOwner(subject, names) ? ['self', subject] : null;
+  const statedBy = (who: string[]) =>
+    mine.filter((m) => claims.get(m.key)!.some((c) => who.includes(c.subject) && c.slot === slot));
+  let stating = statedBy(subject ? sameSubjects(subject, owner, unknown) : []);
+  if (!stating.length && fallback && OWNER) stating = statedBy(fallback);
+  const stated = stating.filter((m) => !retiredBy.has(m.key)).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   count(
     'fact answer',
     q.set,
@@ -194,7 +204,7 @@ if (MISSES)
 if (process.env.TRUTH_DEBUG_USER) {
   const u = data.users.indexOf(process.env.TRUTH_DEBUG_USER);
   const ms = data.memories.filter((m) => m.user === u);
-  console.log(nameSubjects(ms));
+  console.log(nameSubjects(ms), owners.get(u));
   for (const m of ms)
     if (claims.get(m.key)!.some((c) => c.subject !== 'self')) console.log(m.content, JSON.stringify(claims.get(m.key)));
 }

@@ -26,15 +26,22 @@ export const OWNER_NAME = { min: 2, ratio: 2 };
 /** A subject that may be a person's single name ("maya", "o'neil", "anne-marie"). */
 export const NAME_SUBJECT = /^[\p{L}][\p{L}'-]*$/u;
 
-export function ownerName(subjects: NameSubject[]): string | null {
+export function ownerName(subjects: NameSubject[], min = OWNER_NAME.min): string | null {
   const names = subjects
     .filter((s) => s.name !== 'self' && !s.asValue && NAME_SUBJECT.test(s.name))
     .sort((a, b) => b.memories - a.memories || (a.name < b.name ? -1 : 1));
   const [top, next] = names;
-  if (!top || top.memories < OWNER_NAME.min) return null;
+  if (!top || top.memories < min) return null;
   if (next && top.memories < OWNER_NAME.ratio * next.memories) return null;
   return top.name;
 }
+
+/**
+ * A question's fallback (owner.store.ts `subjectsFor`): a name the owner's memories state nothing
+ * of in the attribute asked, while it is the name they speak of most (one memory is enough here:
+ * nothing is retired on it, only which statement answers first) — the owner, written of by name.
+ */
+export const mayBeOwner = (name: string, subjects: NameSubject[]) => ownerName(subjects, 1) === name;
 
 /**
  * The subjects that mean the same person as `subject` for an owner called `owner`. `unknown`:

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFacts } from './facts.ts';
 import { contradicts } from './facts.claims.ts';
-import { ownerName, ownSubject, sameSubjects } from './facts.owner.ts';
+import { mayBeOwner, ownerName, ownSubject, sameSubjects } from './facts.owner.ts';
 
 const read = (text: string, selfNames: string[] = []) =>
   readFacts(text, { selfNames }).map((f) => `${f.subject}|${f.slot}|${f.value}${f.negated ? '|not' : ''}`);
@@ -93,5 +93,8 @@ describe("the owner's own name (facts.owner.ts)", () => {
     assert.deepEqual(sameSubjects('my sister', null, true), ['my sister']);
     assert.equal(ownSubject('maya', 'maya'), 'self');
     assert.equal(ownSubject('tom', 'maya'), 'tom');
+    assert.equal(mayBeOwner('lina', [n('lina', 1)]), true, 'a question may fall back on one memory');
+    assert.equal(mayBeOwner('lina', [n('lina', 1), n('tom', 1)]), false);
+    assert.equal(mayBeOwner('theo', [n('theo', 3, true)]), false);
   });
 });

@@ -37,6 +37,8 @@ for (const store of testStores) {
       await add(user, 'Nadia works at Stripe.', '2022-01-05');
       const porto = await add(user, 'Nadia lives in Porto.', '2022-02-01');
       const friend = await add(user, 'My colleague Tom lives in Rome.', '2022-03-01');
+      // Spoken of as often as the owner, but introduced as someone else: not a rival name.
+      await add(user, 'My colleague Tom works at Ferrari.', '2022-03-02');
       const lyon = await add(user, 'I moved to Lyon last week.', '2023-06-01');
       assert.deepEqual(lyon.supersedes, [porto.memoryId]);
       assert.equal(await supersededBy(porto.memoryId), lyon.memoryId);
@@ -58,6 +60,13 @@ for (const store of testStores) {
       assert.equal(await supersededBy(ben.memoryId), null);
       // A question naming one of them is about that one.
       assert.equal((await top(user, 'Where does Ben live?'))[0], ben.memoryId);
+    });
+
+    it('a name the memories speak of most but of nothing asked: the owner answers, not a stranger', async () => {
+      const user = 'u-7744';
+      await add(user, 'Lina works at Zalando.', '2022-01-01');
+      const mine = await add(user, 'I live in Hamburg.', '2022-02-01');
+      assert.equal((await top(user, 'Where does Lina live?'))[0], mine.memoryId);
     });
 
     it('a question naming someone never mentioned asks about the owner; someone mentioned is that one', async () => {
