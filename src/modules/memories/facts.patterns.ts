@@ -39,7 +39,8 @@ export const occupation = (v: string) => {
   const words = v.toLowerCase().split(/\s+/);
   return (
     OCCUPATIONS.has(words[words.length - 1] ?? '') &&
-    !/^(?:hiring|interviewing|recruiting|looking|seeking|searching|becoming|meeting|calling|helping|training|mentoring|replacing|onboarding|dating|seeing|married|engaged)$/.test(
+    // A possessive is a relation ("became my daily driver", "is my boss"), not a job title.
+    !/^(?:my|our|his|her|their|your|hiring|interviewing|recruiting|looking|seeking|searching|becoming|meeting|calling|helping|training|mentoring|replacing|onboarding|dating|seeing|married|engaged)$/.test(
       words[0],
     )
   );

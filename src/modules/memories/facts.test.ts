@@ -30,6 +30,7 @@ describe('facts: what a memory states about single-valued attributes', () => {
     // "… is my favourite now": "now" is not a kind of thing.
     assert.deepEqual(read('I used to love Phoenix, but Radiohead is my favourite now.'), []);
     assert.deepEqual(read('Radiohead is my favourite band now.'), ['self|taste:band|radiohead']);
+    assert.deepEqual(read('Vim has become my daily driver.'), [], 'a possessive is no job title');
   });
 
   it('reads change and negation cues as the old value no longer holding', () => {
