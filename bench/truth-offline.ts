@@ -117,7 +117,9 @@ const count = (metric: string, set: string, hit: boolean, miss?: () => string) =
   x.n++;
   if (hit) x.hits++;
   t.set(set, x);
-  if (!hit && miss && set === 'dev') (misses.get(metric) ?? misses.set(metric, []).get(metric)!).push(miss());
+  // A false supersession is listed when it happens (its "hit" is the failure).
+  if ((metric === 'false supersession' ? hit : !hit) && miss && set === 'dev')
+    (misses.get(metric) ?? misses.set(metric, []).get(metric)!).push(miss());
 };
 
 const byKey = new Map(data.memories.map((m) => [m.key, m]));
