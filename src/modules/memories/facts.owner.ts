@@ -8,13 +8,14 @@
  *
  * The rule: among the single-word name subjects of the owner's claims, the one stated by the
  * most memories is the owner when it is stated by at least MIN memories, by at least RATIO
- * times as many as any other name, and never appears as a claim's value (a partner "I've been
- * with Theo", a relative's name). Why a clear majority: memories are the owner's own, so the
+ * times as many as any other name, and is never someone else: a claim's value (a partner, "I've
+ * been with Theo") or introduced as kin or another person ("my colleague Tom works at …";
+ * owner.store.ts reads both as `asValue`). Why a clear majority: memories are the owner's own, so the
  * person they describe attribute by attribute is mostly the owner; a friend spoken of as often
  * leaves the owner unnamed (no alias) rather than merged with someone else.
  */
 
-/** One name subject of an owner's claims: how many memories state something of it, and whether it is also a value. */
+/** One name subject of an owner's claims: how many memories state something of it; whether it is someone else. */
 export interface NameSubject {
   name: string;
   memories: number;
