@@ -21,7 +21,7 @@ import { rerankStage, type RerankStageDeps } from './rerank-stage.ts';
 import { rescaled, signalMultipliers, signalThresholds } from './rerank-shape.ts';
 import { feedbackRanked, type FeedbackBoosts } from './feedback-signal.ts';
 import { speakerHints } from './speaker-signal.ts';
-import { asOfDate, truthOf } from './truth-stage.ts';
+import { asOfDate, startFactAnswer, truthOf } from './truth-stage.ts';
 
 /** The first stage's dependencies (first-stage.ts), and what the rest of a search needs. */
 export interface SearchDeps extends FirstStageDeps {
@@ -158,6 +158,19 @@ export function createSearchService(deps: SearchDeps) {
       let reranking: SearchResult['reranking'];
       if (scope) {
         const depth = choice.provider === 'none' ? limit : Math.max(limit, deps.rerankDepth);
+        const answering = settled(
+          startFactAnswer(
+            {
+              memories: deps.memories,
+              examples,
+              secondary: deps.embedders.secondary,
+              answers: deps.factAnswers !== false,
+            },
+            db,
+            scope,
+            { query: body.query, vector, model: deps.embedders.primary.id, externalUserId: body.external_user_id },
+          ),
+        );
         const first = await firstStage(deps, scope, body, {
           n: Math.max(deps.candidates, depth),
           keep: depth,
@@ -169,23 +182,12 @@ export function createSearchService(deps: SearchDeps) {
         // The user's feedback moves the candidates, bounded (feedback-signal.ts), before anything reads the order;
         // then what is true now (or at as_of) goes first (current-first.ts).
         const truth = await truthOf(
-          {
-            memories: deps.memories,
-            examples,
-            secondary: deps.embedders.secondary,
-            answers: deps.factAnswers !== false,
-          },
+          { memories: deps.memories },
           db,
           scope,
           await feedbackRanked(deps, scope, first.ranked),
           body,
-          {
-            query: body.query,
-            vector: vector ? ((await vector().catch(() => null))?.[0] ?? null) : null,
-            model: deps.embedders.primary.id,
-            vector2: first.vector2,
-            externalUserId: body.external_user_id,
-          },
+          await answering(),
         );
         const ranked = truth.ranked.slice(0, depth);
         let top: { id: string; score: number; reranker?: number; features?: Record<string, number> }[] = ranked.map(

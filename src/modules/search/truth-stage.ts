@@ -18,7 +18,12 @@ export function asOfDate(asOf: string | undefined): Date | null {
   return /^\d{4}-\d{2}-\d{2}$/.test(asOf) ? new Date(`${asOf}T23:59:59.999Z`) : new Date(asOf);
 }
 
-export async function truthOf(
+/**
+ * The current answer to a question about an attribute (fact-answer.ts), started as soon as the
+ * scope is known so that its lookups run beside the first stage's (another connection on
+ * PostgreSQL) instead of after them; null when fact answers are off.
+ */
+export function startFactAnswer(
   deps: {
     memories: MemoryReader;
     examples: () => Promise<SlotExamples>;
@@ -28,12 +33,24 @@ export async function truthOf(
   },
   db: Queryable,
   scope: SearchScope,
+  question: Omit<Question, 'vector'> & { vector: (() => Promise<number[][]>) | null },
+): Promise<string | null> {
+  if (!deps.answers) return Promise.resolve(null);
+  return (async () => {
+    const vector = question.vector ? ((await question.vector().catch(() => null))?.[0] ?? null) : null;
+    return factAnswer(deps, db, scope, { ...question, vector });
+  })();
+}
+
+export async function truthOf(
+  deps: { memories: MemoryReader },
+  db: Queryable,
+  scope: SearchScope,
   ranked: Ranked,
   body: Pick<SearchBody, 'include_superseded'>,
-  question: Question,
+  /** What startFactAnswer found: it goes first. */
+  answer: string | null,
 ) {
-  // The current statement of what a question asks about goes first (fact-answer.ts).
-  const answer = deps.answers ? await factAnswer(deps, db, scope, question) : null;
   if (answer) ranked = [[answer, ranked[0]?.[1] ?? 1], ...ranked.filter(([id]) => id !== answer)];
   const asOf = scope.asOf ?? null;
   const ids = ranked.map(([id]) => id);
