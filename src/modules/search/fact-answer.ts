@@ -24,8 +24,6 @@ export interface Question {
   /** The query's primary embedding and its model. */
   vector: number[] | null;
   model: string;
-  /** Its secondary embedding, when the first stage computed it (else computed here). */
-  vector2?: number[] | null;
   externalUserId?: string;
 }
 
@@ -39,14 +37,13 @@ export async function factAnswer(
   if (!q.vector || !scope.userId || (!asOf && ASKS_PAST.test(q.query))) return null;
   const [examples, second] = await Promise.all([
     deps.examples().catch(() => null),
-    // The first stage's secondary query embedding when it made one: not embedded twice.
-    q.vector2 ??
-      (deps.secondary
-        ? deps.secondary.embed([q.query]).then(
-            ([v]) => v,
-            () => null,
-          )
-        : null),
+    // Embedded here, beside the first stage's own (the query embedders' cache serves a repeat).
+    deps.secondary
+      ? deps.secondary.embed([q.query]).then(
+          ([v]) => v,
+          () => null,
+        )
+      : null,
   ]);
   const vectors = {
     primary: { model: q.model, vector: q.vector },

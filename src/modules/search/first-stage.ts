@@ -48,8 +48,6 @@ export interface FirstStage {
   dense: Map<string, number>;
   /** Matched nodes of a search_override or agentic graph, when they replace data.nodes. */
   overrideNodes: Awaited<ReturnType<typeof graphContribution>>['nodes'];
-  /** The query's secondary embedding, when the dense2 signal computed one (reused by fact-answer.ts). */
-  vector2: number[] | null;
 }
 
 /** Candidates whose speaker and time are looked up: as deep as the fused list a bonus could lift into a page. */
@@ -80,10 +78,9 @@ export async function firstStage(
   // While the query embedding runs (its own thread), the lexical and secondary signals run
   // in one statement on one connection: side by side they would take the core the
   // embedding needs (2 cores here), and apart they cost a round trip more.
-  let v2: number[] | null = null;
   const others = (async () => {
     const terms = deps.weights.bm25 > 0 ? queryTerms(body.query) : [];
-    v2 = secondary && deps.weights.dense2 > 0 ? (await secondary.embed([body.query]))[0] : null;
+    const v2 = secondary && deps.weights.dense2 > 0 ? (await secondary.embed([body.query]))[0] : null;
     return lexicalAndDense2(db, scope, {
       limit: opts.n,
       bm25: { terms, params: deps.bm25 },
@@ -147,6 +144,5 @@ export async function firstStage(
     parts: new Map(fused.map((f) => [f.id, f.parts])),
     dense: dense.scores,
     overrideNodes: graph.nodes,
-    vector2: v2,
   };
 }
