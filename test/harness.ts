@@ -84,7 +84,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
   // threads per app would load it twice more for each of the suite's ~50 apps. The spawned
   // servers of the contract and process tests run the default (EMBEDDER_THREADS on).
   return loadConfig({
-    LOG_LEVEL: 'silent',
+    // TEST_LOG_LEVEL=error shows the apps' errors (a 500's cause) in a test's output.
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DATA_DIR: '/tmp/engram-test-unused',
     MODELS_CACHE_DIR: MODELS_CACHE,
     RATE_LIMIT_MAX: '100000',
@@ -110,7 +111,7 @@ export async function startApp(
   const db = await store.open();
   const key = `ek_org_test_${randomBytes(16).toString('hex')}`;
   const config = testConfig({ BOOTSTRAP_API_KEY: key, ...opts.env });
-  const log = createLogger('silent');
+  const log = createLogger((process.env.TEST_LOG_LEVEL as 'silent') ?? 'silent');
   const { organizationId } = await bootstrap(db, { bootstrapKey: key, dataDir: config.DATA_DIR, log });
   const app = await buildApp({ config, db, log });
   opts.beforeReady?.(app);

@@ -56,7 +56,18 @@ export async function exactDuplicates(
   );
   const out: (string | null)[] = items.map(() => null);
   for (const r of rows) out[Number(r.n) - 1] = r.id;
-  return out;
+  if (!rows.length) return out;
+  // The write answers with these rows: a delete must not remove them before it commits (a
+  // delete of the memory takes no owner lock). A key-share lock makes a delete under way
+  // finish first, and a memory it removed is no duplicate: the item is stored.
+  const kept = new Set(
+    (
+      await tx.query<{ id: string }>(`SELECT id FROM memories WHERE id = ANY($1::text[]) FOR KEY SHARE`, [
+        rows.map((r) => r.id),
+      ])
+    ).map((r) => r.id),
+  );
+  return out.map((id) => (id && kept.has(id) ? id : null));
 }
 
 /** A near-duplicate candidate: an older memory of the owner, its cosine similarity and its content. */
