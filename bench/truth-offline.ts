@@ -19,10 +19,16 @@
 import { loadConfig } from '../src/config.ts';
 import { embeddersFromConfig } from '../src/platform/models/index.ts';
 import { QUESTION_SLOT, questionSubject, selfNamesOf, slotExamples, slotOf } from '../src/modules/memories/index.ts';
-import { OTHERS } from '../src/modules/memories/facts.subject.ts';
 import { claimsOf } from '../src/modules/memories/facts.claims.ts';
 import { retires } from '../src/modules/memories/truth.detect.ts';
-import { mayBeOwner, NAME_SUBJECT, ownerName, ownSubject, sameSubjects } from '../src/modules/memories/facts.owner.ts';
+import {
+  introducedAsOther,
+  mayBeOwner,
+  NAME_SUBJECT,
+  ownerName,
+  ownSubject,
+  sameSubjects,
+} from '../src/modules/memories/facts.owner.ts';
 import type { Fact } from '../src/modules/memories/facts.ts';
 import { factChains } from './lib/fact-chains.ts';
 
@@ -76,14 +82,11 @@ data.memories.forEach((m, i) => {
 // earlier current one it retires(), the owner's name (facts.owner.ts) read from the claims so far.
 const retiredBy = new Map<string, string>();
 const owners = new Map<number, string | null>();
-const RELATIONS = OTHERS.source.replace(/^\^\(\?:/, '').replace(/\)\$$/, '');
 const nameSubjects = (ms: typeof data.memories) => {
   const values = new Set(ms.flatMap((m) => claims.get(m.key)!.map((c) => c.value)));
   // Introduced as someone else in a memory stating something of them (owner.store.ts).
   for (const m of ms)
-    for (const c of claims.get(m.key)!)
-      if (new RegExp(`\\b(?:my|our)\\s+(?:\\w+\\s+)?(?:${RELATIONS})\\s+${c.subject}\\b`, 'i').test(m.content))
-        values.add(c.subject);
+    for (const c of claims.get(m.key)!) if (introducedAsOther(m.content, c.subject)) values.add(c.subject);
   const counts = new Map<string, number>();
   for (const m of ms)
     for (const subject of new Set(claims.get(m.key)!.map((c) => c.subject)))
@@ -203,12 +206,5 @@ if (MISSES)
     for (const x of xs.slice(0, MISSES)) console.log(`  ${x}`);
   }
 
-if (process.env.TRUTH_DEBUG_USER) {
-  const u = data.users.indexOf(process.env.TRUTH_DEBUG_USER);
-  const ms = data.memories.filter((m) => m.user === u);
-  console.log(nameSubjects(ms), owners.get(u));
-  for (const m of ms)
-    if (claims.get(m.key)!.some((c) => c.subject !== 'self')) console.log(m.content, JSON.stringify(claims.get(m.key)));
-}
 await configured.close();
 process.exit(0);

@@ -14,6 +14,16 @@
  * person they describe attribute by attribute is mostly the owner; a friend spoken of as often
  * leaves the owner unnamed (no alias) rather than merged with someone else.
  */
+import { OTHERS } from './facts.subject.ts';
+
+/** The kin and others "my …" introduces ("my colleague Ines"), as a regular expression's alternatives. */
+const RELATIONS = OTHERS.source.replace(/^\^\(\?:/, '').replace(/\)\$$/, '');
+
+/** Whether `text` introduces `name` as kin or another person ("my colleague Tom", "our neighbour Ana"). */
+export function introducedAsOther(text: string, name: string): boolean {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(String.raw`\b(?:my|our)\s+(?:\w+\s+)?(?:${RELATIONS})\s+${escaped}\b`, 'iu').test(text);
+}
 
 /** One name subject of an owner's claims: how many memories state something of it; whether it is someone else. */
 export interface NameSubject {

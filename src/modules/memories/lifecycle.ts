@@ -31,7 +31,7 @@ import { enqueue } from '../../platform/jobs/index.ts';
 import type { Publish } from '../../platform/events/index.ts';
 import { MEMORY_PROCESS } from './memories.jobs.ts';
 import { memoryTransitions } from './transitions.ts';
-import { deleteFacts } from './truth.store.ts';
+import { deleteFacts } from './facts.store.ts';
 import { lineageOf, noLineage } from './lineage.store.ts';
 import { createTruth, truthItemOf } from './truth.ts';
 import { slotExamples } from './facts.classify.ts';

@@ -1,11 +1,14 @@
 /** The name subjects of owners' claims, for facts.owner.ts's rule (one statement for many owners). */
 import type { Queryable } from '../../platform/db/index.ts';
 import { queryTerms } from '../../platform/text-analyzer.ts';
-import { OTHERS } from './facts.subject.ts';
-import { mayBeOwner, NAME_SUBJECT, ownerName, sameSubjects, type NameSubject } from './facts.owner.ts';
-
-/** The kin and others "my …" introduces ("my colleague Ines"), as a regular expression's alternatives. */
-const RELATIONS = OTHERS.source.replace(/^\^\(\?:/, '').replace(/\)\$$/, '');
+import {
+  introducedAsOther,
+  mayBeOwner,
+  NAME_SUBJECT,
+  ownerName,
+  sameSubjects,
+  type NameSubject,
+} from './facts.owner.ts';
 
 /** How many of an owner's most stated names are checked for being introduced as someone else. */
 const CHECKED_NAMES = 4;
@@ -61,12 +64,6 @@ export async function nameSubjects(
     out.get(r.user_id)?.push({ name: r.name, memories: Number(r.memories), asValue: r.as_value || introduced });
   }
   return out;
-}
-
-/** Whether `text` introduces `name` as kin or another person ("my colleague Tom", "our neighbour Ana"). */
-function introducedAsOther(text: string, name: string): boolean {
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(String.raw`\b(?:my|our)\s+(?:\w+\s+)?(?:${RELATIONS})\s+${escaped}\b`, 'iu').test(text);
 }
 
 /** Owner id → the name their memories call them by, or null. */

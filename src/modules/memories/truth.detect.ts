@@ -7,7 +7,8 @@ import { contradicts } from './facts.claims.ts';
 import { ownSubject, sameSubjects } from './facts.owner.ts';
 import type { Fact } from './facts.ts';
 import { ownerNames } from './owner.store.ts';
-import { factsOf, relatedFacts, type Link, type OwnedFacts } from './truth.store.ts';
+import { factsOf, relatedFacts, type OwnedFacts } from './facts.store.ts';
+import type { Link } from './truth.store.ts';
 
 /**
  * Does a memory stating `newer` retire one stating `older`? When every value the older one holds

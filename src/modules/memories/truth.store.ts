@@ -1,10 +1,9 @@
 /**
- * The SQL of keeping memories true (truth.ts): exact and near duplicates, the facts memories
- * state, the links between a memory and the older ones it supersedes or repeats, and the
- * versions PUT keeps. Every statement takes the organization.
+ * The SQL of keeping memories true (truth.ts): owner locks, exact and near duplicates, and the
+ * links between a memory and the older ones it supersedes or repeats (the facts memories state:
+ * facts.store.ts). Every statement takes the organization.
  */
 import { toVector, type Queryable } from '../../platform/db/index.ts';
-import type { Fact } from './facts.ts';
 
 /** One owner's memories: the unit of every comparison here. */
 export interface Owner {
@@ -122,106 +121,6 @@ export async function nearestOwned(
     similarity: 1 - Number(r.d),
     content: r.content,
   }));
-}
-
-/** A memory's facts with its owner and time (the time its facts became true). */
-export interface OwnedFacts extends Owner {
-  memoryId: string;
-  at: Date;
-  facts: Fact[];
-}
-
-export async function insertFacts(tx: Queryable, organizationId: string, items: OwnedFacts[]): Promise<void> {
-  const rows = items.flatMap((i) => i.facts.map((f) => ({ i, f })));
-  if (!rows.length) return;
-  const col = <T>(g: (r: (typeof rows)[number]) => T) => rows.map(g);
-  await tx.query(
-    `INSERT INTO memory_facts (memory_id, organization_id, user_id, namespace_id, subject, slot, value, negated, at)
-     SELECT x.memory_id, $1, x.usr, x.ns, x.subject, x.slot, x.value, x.negated, x.at
-     FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::boolean[],
-                 $9::timestamptz[]) AS x(memory_id, usr, ns, subject, slot, value, negated, at)
-     ON CONFLICT DO NOTHING`,
-    [
-      organizationId,
-      col((r) => r.i.memoryId),
-      col((r) => r.i.userId),
-      col((r) => r.i.namespaceId),
-      col((r) => r.f.subject),
-      col((r) => r.f.slot),
-      col((r) => r.f.value),
-      col((r) => r.f.negated),
-      col((r) => r.i.at.toISOString()),
-    ],
-  );
-}
-
-export async function deleteFacts(tx: Queryable, memoryId: string): Promise<void> {
-  await tx.query('DELETE FROM memory_facts WHERE memory_id = $1', [memoryId]);
-}
-
-/** A stored fact of another memory, to compare with a new one. */
-export interface StoredFact extends Fact, Owner {
-  memoryId: string;
-  at: Date;
-}
-
-/**
- * The facts of the owners' other memories that share a subject and a slot with `facts` (or a
- * value, for facts of any slot `*`).
- */
-export async function relatedFacts(tx: Queryable, organizationId: string, items: OwnedFacts[]): Promise<StoredFact[]> {
-  const keys = items.flatMap((i) => i.facts.map((f) => ({ i, f })));
-  if (!keys.length) return [];
-  const rows = await tx.query<{
-    memory_id: string;
-    user_id: string;
-    namespace_id: string | null;
-    subject: string;
-    slot: string;
-    value: string;
-    negated: boolean;
-    at: Date;
-  }>(
-    `SELECT DISTINCT f.memory_id, f.user_id, f.namespace_id, f.subject, f.slot, f.value, f.negated, f.at
-     FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS k(usr, ns, subject, slot, value)
-     JOIN memory_facts f ON f.organization_id = $1 AND f.user_id = k.usr AND f.subject = k.subject
-       AND (CASE WHEN k.slot = '*' THEN f.value = k.value ELSE f.slot = k.slot END)
-     WHERE f.namespace_id IS NOT DISTINCT FROM k.ns`,
-    [
-      organizationId,
-      keys.map((k) => k.i.userId),
-      keys.map((k) => k.i.namespaceId),
-      keys.map((k) => k.f.subject),
-      keys.map((k) => k.f.slot),
-      keys.map((k) => k.f.value),
-    ],
-  );
-  return rows.map((r) => ({
-    memoryId: r.memory_id,
-    userId: r.user_id,
-    namespaceId: r.namespace_id,
-    subject: r.subject,
-    slot: r.slot,
-    value: r.value,
-    negated: r.negated,
-    at: new Date(r.at),
-  }));
-}
-
-/** All facts of some memories (to tell whether a newer memory contradicts every one of them). */
-export async function factsOf(tx: Queryable, memoryIds: string[]): Promise<Map<string, Fact[]>> {
-  const out = new Map<string, Fact[]>();
-  if (!memoryIds.length) return out;
-  const rows = await tx.query<Fact & { memory_id: string }>(
-    'SELECT memory_id, subject, slot, value, negated FROM memory_facts WHERE memory_id = ANY($1::text[])',
-    [memoryIds],
-  );
-  for (const r of rows) {
-    const list = out.get(r.memory_id) ?? [];
-    list.push({ subject: r.subject, slot: r.slot, value: r.value, negated: r.negated });
-    out.set(r.memory_id, list);
-  }
-  return out;
 }
 
 /** A link from a newer memory to an older one. */

@@ -26,15 +26,14 @@ import { NEAR, namesDiffer, nearWording } from './truth.near.ts';
 import { addDecided, type Decided } from './decider.ts';
 import {
   exactDuplicates,
-  insertFacts,
   insertLinks,
   lockOwners,
   nearestOwned,
   ownersOf,
   type Link,
   type Owner,
-  type OwnedFacts,
 } from './truth.store.ts';
+import { insertFacts, type OwnedFacts } from './facts.store.ts';
 
 export type DedupeMode = 'near' | 'exact' | 'off';
 export type SupersedeMode = 'auto' | 'off';
