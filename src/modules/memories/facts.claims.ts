@@ -34,13 +34,19 @@ export function claimsOf(content: string, opts: { selfNames?: string[]; slot?: s
   // What the words say, unless the memory as a whole is an event, a trip, a plan or the past;
   // and, when its meaning names an attribute, only what the words say of that one ("moved to
   // Python" is not a city).
-  const facts = statesCurrent(content, { short: false })
+  const read = statesCurrent(content, { short: false })
     ? readFacts(content, { selfNames: opts.selfNames })
         .map((f) => ({ ...f, slot: attributeOf(f.slot) }))
-        // An ambiguous verb's fact stands only if the meaning agrees ("moved to Python" is not a city).
+        // An ambiguous verb's fact stands only if the meaning agrees ("moved to Python" is not a city);
+        // a mentioned name's only if the meaning is of its family ("Kotlin" where tools are spoken of).
         .filter((f) => !f.ambiguous || !opts.slot || f.slot === opts.slot)
-        .map(({ ambiguous: _, ...f }) => f)
+        .filter((f) => !f.family || (!!opts.slot && f.family.test(opts.slot)))
     : [];
+  // A mention is the fallback: a pattern's fact of the same attribute is the more exact one
+  // ("usual order is an oat milk cortado" is not also "cortado").
+  const facts: Fact[] = read
+    .filter((f) => !f.family || !read.some((g) => !g.family && g.subject === f.subject && g.slot === f.slot))
+    .map(({ ambiguous: _, family: __, ...f }) => f);
   // The meaning's attribute joins unless the words already stated another one.
   if (opts.slot && statesCurrent(content) && !facts.some((f) => f.slot !== opts.slot && f.slot !== '*')) {
     let subject = sentenceSubject(content, opts.selfNames);

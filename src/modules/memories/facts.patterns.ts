@@ -8,6 +8,8 @@ import { DIETS, OCCUPATIONS } from './facts.lexicon.ts';
 export const NAME =
   String.raw`(?<v>[A-Z][\p{L}\p{N}'’&.-]*(?:\s+(?:(?:de|da|do|del|la|le|of|upon|am|` +
   String.raw`y|on)\s+)?[A-Z0-9][\p{L}\p{N}'’&.-]*)*)`;
+/** A name opening a clause, whose first letter the reader folded to lower case ("Stripe hired me"). */
+export const NAME_START = NAME.replace('(?<v>[A-Z]', '(?<v>[A-Za-z]');
 /** A lower-case phrase up to the clause's end, cut at a connective (valueOf). */
 /** Days and months look like names but are never a place, employer or partner. */
 export const CALENDAR =
@@ -31,9 +33,22 @@ export interface Rule {
   possessive?: boolean;
   /** The verb takes other things than this attribute's values ("moved to Python", "left Google"). */
   ambiguous?: boolean;
+  /**
+   * A name mentioned with no verb to read: the fact stands only where the memory's meaning is of
+   * this family of attributes (facts.claims.ts), and the name's class says which one.
+   */
+  family?: RegExp;
+  /** The attribute now has no value ("no longer own a car"): a new value, not a negated one. */
+  absent?: boolean;
+  /** Spellings folded to one value ("bicycle" → bike). */
+  fold?: Record<string, string>;
 }
 
-export const r = (s: string) => new RegExp(s, 'gu');
+/** `d`: the reader reads a name's value where its group matched, as written in the clause. */
+export const r = (s: string) => new RegExp(s, 'gud');
+/** One rule per pattern (a regular expression names its value group once). */
+export const each = (rule: Omit<Rule, 're'>, ...patterns: string[]): Rule[] =>
+  patterns.map((p) => ({ ...rule, re: r(p) }));
 /** An occupation phrase: its last word is one, and it does not start with a verb ("hiring a writer"). */
 export const occupation = (v: string) => {
   const words = v.toLowerCase().split(/\s+/);
@@ -48,7 +63,7 @@ export const occupation = (v: string) => {
 
 /** Words after which a phrase value has ended ("an oat milk cortado these days"). */
 export const VALUE_END =
-  /\s+(?:because|since|but|and\s+(?:i|my|we)|which|who|that|these\s+days|nowadays|lately|at\s+the\s+moment|for\s+now|right\s+now|now|anymore|any\s+more|again|too|though|instead|from\s+now\s+on)\b.*$/i;
+  /\s+(?:because|since|but|and\s+(?:i|my|we)|which|who|that|these\s+days|nowadays|lately|at\s+the\s+moment|for\s+now|right\s+now|for\s+me|to\s+me|now|anymore|any\s+more|again|too|though|instead|from\s+now\s+on)\b.*$/i;
 
 export const thing = (t: string) =>
   t
@@ -69,6 +84,7 @@ export function valueOf(rule: Rule, raw: string): string | null {
     .replace(/\s+/g, ' ');
   if (rule.kind === 'fixed') v = rule.value!;
   if (rule.slot === 'diet') v = DIETS[v] ?? v;
+  if (rule.fold) v = rule.fold[v] ?? rule.fold[v.replace(/ /g, '-')] ?? v;
   if (!v || v.length > 60) return null;
   if (rule.check && !rule.check(v)) return null;
   return v;

@@ -2,8 +2,13 @@
  * The fact reader's patterns for the rest of life: diet, relationship and partner, tastes, the
  * one thing of a kind one has, age, name, and "switched from X to Y" (facts.ts reads them).
  */
+import { COMMUTE_MODES } from './facts.gazetteer.ts';
 import { PARTNER_NOUNS, SINGLE_POSSESSIONS } from './facts.lexicon.ts';
-import { DIET, NAME, PHRASE, r, thing, type Rule } from './facts.patterns.ts';
+import { DIET, each, NAME, NAME_START, PHRASE, r, thing, type Rule } from './facts.patterns.ts';
+
+const PARTNER = `(?:${[...PARTNER_NOUNS].join('|')})`;
+/** "Kim and I", opening a clause. */
+const NAME_AND_I = String.raw`(?:^|[,;:]\s*)${NAME_START}\s+and\s+I\s+`;
 
 export const LIFE_RULES: Rule[] = [
   // Diet.
@@ -13,7 +18,8 @@ export const LIFE_RULES: Rule[] = [
     re: r(
       String.raw`\b(?:am|'m|is|are|went|go|gone|became|become|turned|switched\s+to|changed\s+to|` +
         String.raw`eat|eating|follow|following|stay|staying|been|be|on)\s+(?:(?:a|an|now|` +
-        String.raw`fully|strictly|mostly|completely|totally|officially|back|full|again|on)\s+)*${DIET}\b`,
+        String.raw`fully|strictly|strict|mostly|completely|totally|officially|back|full|again|on|proud|` +
+        String.raw`committed|lifelong|practising|practicing)\s+)*${DIET}\b`,
     ),
   },
   {
@@ -57,7 +63,16 @@ export const LIFE_RULES: Rule[] = [
     slot: 'relationship',
     kind: 'fixed',
     value: 'single',
-    re: r(String.raw`\b(?:broke\s+up|split\s+up|called\s+it\s+off)\b`),
+    re: r(String.raw`\b(?:broke\s+up|split\s+up|called\s+it\s+off)\b|(?:^|[,;:]\s*)single\s+again\b`),
+  },
+  {
+    // "Niklas's partner is Robin", "Niklas has a new partner, Ines": the possessor's partner.
+    slot: 'partner',
+    kind: 'name',
+    re: r(
+      String.raw`(?:(?<=\b\p{L}[\p{L}-]*(?:'s|’s|s')\s+)|\b(?:has|have|got|found)\s+(?:a\s+)?)(?:new\s+)?${PARTNER}` +
+        String.raw`(?:'s\s+name\s+is|,|\s+is|\s+named|\s+called)\s+${NAME}`,
+    ),
   },
   {
     slot: 'partner',
@@ -86,6 +101,19 @@ export const LIFE_RULES: Rule[] = [
         String.raw`seeing))\s+${NAME}`,
     ),
   },
+  ...each(
+    { slot: 'partner', kind: 'name' },
+    String.raw`(?:^|[,;:]\s*)${NAME_START}\s+is\s+(?:now\s+)?my\s+(?:new\s+)?${PARTNER}\b`,
+    String.raw`${NAME_AND_I}(?:are|'re|have\s+been|'ve\s+been|got)\s+(?:now\s+|officially\s+|finally\s+)?` +
+      String.raw`(?:together|dating|a\s+couple|an\s+item|engaged|married|in\s+a\s+relationship|` +
+      String.raw`seeing\s+each\s+other|going\s+out)\b`,
+  ),
+  ...each(
+    { slot: 'partner', kind: 'name', negated: true },
+    String.raw`\bover\s+between\s+${NAME}\s+and\s+(?:me|I)\b`,
+    String.raw`${NAME_AND_I}(?:broke\s+up|split(?:\s+up)?|are\s+(?:over|done|no\s+longer\s+together)|` +
+      String.raw`called\s+it\s+quits|went\s+our\s+separate\s+ways)\b`,
+  ),
   // Tastes and the one thing of a kind one has.
   {
     slot: (g) => `taste:${thing(g.t)}`,
@@ -121,6 +149,7 @@ export const LIFE_RULES: Rule[] = [
   {
     slot: 'has:commute',
     kind: 'phrase',
+    fold: COMMUTE_MODES,
     re: r(String.raw`\b(?:commute|commutes|commuting|get\s+to\s+work|go\s+to\s+work)\s+by\s+(?<v>[\p{L}][\p{L}-]*)`),
   },
   {

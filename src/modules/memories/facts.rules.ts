@@ -1,7 +1,12 @@
 /**
  * The fact reader's patterns for work and home: residence, employer, role (facts.ts reads them).
  */
-import { NAME, r, occupation, type Rule } from './facts.patterns.ts';
+import { OCCUPATIONS } from './facts.lexicon.ts';
+import { NAME, NAME_START, r, occupation, type Rule } from './facts.patterns.ts';
+
+/** An occupation's head word, plural allowed ("a nurse at", "engineers at"). */
+const OCC = `(?:${[...OCCUPATIONS].join('|')})s?`;
+const PLACE = String.raw`(?:apartment|flat|house|place|home|condo|studio|loft|room|cottage)`;
 
 export const WORK_AND_HOME_RULES: Rule[] = [
   // Residence.
@@ -48,6 +53,51 @@ export const WORK_AND_HOME_RULES: Rule[] = [
   },
   { slot: 'residence', kind: 'name', re: r(String.raw`\b(?:call|calls)\s+${NAME}\s+home\b`) },
   {
+    // "home is Lisbon now", "put down roots in Lyon", "stationed in Kiel", "a Lisbon resident".
+    slot: 'residence',
+    kind: 'name',
+    re: r(
+      String.raw`\b(?:home\s+(?:is|has\s+become|became)\s+(?:now\s+)?(?:in\s+)?|settled\s+down\s+in|` +
+        String.raw`put\s+down\s+roots\s+in|(?:now\s+)?stationed\s+in|resident\s+of|` +
+        String.raw`(?:rent|rents|renting|bought|own|owns|found|signed\s+a\s+lease\s+on)\s+(?:a|an|the|my|our)\s+` +
+        String.raw`(?:(?:new|little|small|tiny|big|nice|cosy|cozy)\s+)?${PLACE}\s+(?:\w+\s+){0,2}?in\s+)` +
+        String.raw`(?:the\s+)?${NAME}`,
+    ),
+  },
+  {
+    slot: 'residence',
+    kind: 'name',
+    re: r(String.raw`\b(?:made|make|making)\s+${NAME}\s+(?:my|our|his|her|their)\s+(?:new\s+)?home\b`),
+  },
+  {
+    slot: 'residence',
+    kind: 'name',
+    re: r(String.raw`\b(?:am|'m|are|'re|is|now)\s+(?:now\s+)?(?<v>[A-Z][\p{L}]+(?:\s+[A-Z][\p{L}]+)*)-based\b`),
+  },
+  {
+    slot: 'residence',
+    kind: 'name',
+    re: r(
+      String.raw`(?:^|[,;:]\s*)${NAME_START}\s+is\s+(?:now\s+)?(?:home|my\s+(?:new\s+)?home|where\s+(?:I|we)\s+live)\b`,
+    ),
+  },
+  {
+    // Somewhere now, or arrived to stay: a trip reads the same, so only where the meaning agrees.
+    slot: 'residence',
+    kind: 'name',
+    ambiguous: true,
+    re: r(
+      String.raw`\b(?:am|'m|are|'re|is)\s+(?:now\s+)?(?:back\s+)?in\s+(?:the\s+)?${NAME}` +
+        String.raw`(?=\s+(?:now|these\s+days|nowadays|for\s+good|permanently)\b)`,
+    ),
+  },
+  {
+    slot: 'residence',
+    kind: 'name',
+    ambiguous: true,
+    re: r(String.raw`\b(?:ended\s+up|made\s+the\s+(?:big\s+)?move|transferred)\s+(?:in|to)\s+(?:the\s+)?${NAME}`),
+  },
+  {
     slot: 'residence',
     kind: 'name',
     negated: true,
@@ -93,13 +143,65 @@ export const WORK_AND_HOME_RULES: Rule[] = [
         String.raw`position|role)\s+at\s+)?${NAME}`,
     ),
   },
+  {
+    // "I'm a nurse at St Mary's", "works as a designer for Shopify".
+    slot: 'employer',
+    kind: 'name',
+    re: r(
+      String.raw`\b(?:am|'m|is|are|as|became|become)\s+(?:(?:a|an|the|now|still|currently|one\s+of\s+the)\s+)*` +
+        String.raw`(?:[\p{L}-]+\s+){0,3}?${OCC}\s+(?:at|for|with)\s+${NAME}`,
+    ),
+  },
+  {
+    // "jumped ship to Stripe", "landed a job at", "my first day at", "poached by".
+    slot: 'employer',
+    kind: 'name',
+    re: r(
+      String.raw`\b(?:jumped\s+ship\s+to|switched\s+(?:jobs|companies|employers)\s+to|` +
+        String.raw`landed\s+(?:a|the)\s+(?:new\s+)?(?:job|role|position|gig)\s+(?:at|with)|signed\s+(?:on\s+)?with|` +
+        String.raw`first\s+(?:day|week)\s+at|new\s+gig\s+(?:at|with)|onboarding\s+at|on\s+the\s+payroll\s+(?:at|of)|` +
+        String.raw`poached\s+by|recruited\s+by|went\s+to\s+work\s+(?:at|for))\s+${NAME}`,
+    ),
+  },
+  {
+    slot: 'employer',
+    kind: 'name',
+    re: r(String.raw`(?:^|[,;:]\s*)${NAME_START}\s+(?:hired|employs|recruited|poached|onboarded)\s+(?:me|us)\b`),
+  },
+  {
+    // "I switched jobs, I'm at Stripe these days".
+    slot: 'employer',
+    kind: 'name',
+    re: r(
+      String.raw`\b(?:jobs?|employer|company|companies|gig|hired|career|work|working|office)\b` +
+        String.raw`[^.;!?]{0,40}?\b(?:am|'m|is|are|been)\s+(?:now\s+)?(?:at|with)\s+${NAME}`,
+    ),
+  },
+  {
+    // "been at Spotify for two years": a stay of years is work (or school), not a visit.
+    slot: 'employer',
+    kind: 'name',
+    re: r(
+      String.raw`\b(?:been|am|'m|is|are)\s+(?:now\s+)?at\s+${NAME}` +
+        String.raw`(?=\s+(?:for\s+(?:\w+\s+)?(?:years?|months?)|since)\b)`,
+    ),
+  },
+  {
+    slot: 'employer',
+    kind: 'name',
+    ambiguous: true,
+    re: r(
+      String.raw`\b(?:am|'m|is|are)\s+(?:now\s+)?at\s+${NAME}(?=\s+(?:these\s+days|now|nowadays)\b|\s*[,.;!?]|\s*$)`,
+    ),
+  },
+  { slot: 'employer', kind: 'name', negated: true, re: r(String.raw`\blast\s+(?:day|week)\s+at\s+${NAME}`) },
   // Role (an occupation's head word ends the phrase); "… at Acme" is read by the employer rules.
   {
     slot: 'role',
     kind: 'phrase',
     check: occupation,
     re: r(
-      String.raw`\b(?:am|'m|is|are|became|become|work\s+as|works\s+as|working\s+as|started\s+as|` +
+      String.raw`\b(?:am|'m|is|are|became|become|work\s+as|works\s+as|working\s+as|started\s+as|employed\s+as|` +
         String.raw`hired\s+as|promoted\s+to|promotion\s+to|new\s+(?:role|job|position)\s+as)\s+(?:now\s+|` +
         String.raw`officially\s+|finally\s+)?(?:a\s+|an\s+|the\s+)?(?<v>(?:[\p{L}-]+\s+){0,3}?[\p{L}-]+)(?=\s+(?:at|` +
         String.raw`for|with|in)\b|\s*[,.;!?]|\s*$|\s+(?:now|these|since|and)\b)`,

@@ -1,11 +1,13 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFacts } from './facts.ts';
-import { contradicts } from './facts.claims.ts';
+import { claimsOf, contradicts } from './facts.claims.ts';
 import { mayBeOwner, ownerName, ownSubject, sameSubjects } from './facts.owner.ts';
 
 const read = (text: string, selfNames: string[] = []) =>
-  readFacts(text, { selfNames }).map((f) => `${f.subject}|${f.slot}|${f.value}${f.negated ? '|not' : ''}`);
+  readFacts(text, { selfNames })
+    .filter((f) => !f.family) // mentions are claims only where the meaning agrees (claimsOf)
+    .map((f) => `${f.subject}|${f.slot}|${f.value}${f.negated ? '|not' : ''}`);
 
 describe('facts: what a memory states about single-valued attributes', () => {
   it('reads residence, employer, role, diet, relationship, partner and tastes in varied wording', () => {
@@ -63,6 +65,47 @@ describe('facts: what a memory states about single-valued attributes', () => {
       'I joined a book club.',
     ])
       assert.deepEqual(read(text), [], text);
+  });
+
+  it('a known name says which attribute, whatever the verb (facts.gazetteer.ts)', () => {
+    assert.deepEqual(read('Lena codes in Neovim.', ['lena']), ['self|tool:editor|neovim']);
+    assert.deepEqual(read("I'm all in on Kotlin now."), ['self|tool:language|kotlin']);
+    assert.deepEqual(read('I switched to Rust.'), ['self|tool:language|rust'], 'a language, not an editor');
+    assert.deepEqual(read('I moved my whole setup to Sublime Text.'), ['self|tool:editor|sublime text']);
+    assert.deepEqual(read("I stopped using IntelliJ IDEA, it's Vim for me now."), [
+      'self|tool:editor|vim',
+      'self|tool:editor|intellij idea|not',
+    ]);
+    assert.deepEqual(read('Arjun drinks a macchiato every morning.'), ['arjun|taste:drink|macchiato']);
+    assert.deepEqual(read('I travel to work by tram every day.'), ['self|has:commute|tram']);
+    assert.deepEqual(read('She takes the bus to work.'), [], 'an unresolved pronoun');
+    assert.deepEqual(read('Tom walks to work.'), ['tom|has:commute|foot']);
+    assert.deepEqual(read('I started commuting by bicycle.'), ['self|has:commute|bike']);
+    assert.deepEqual(read('I no longer own a car.'), ['self|has:car|none'], 'no car is a value, not a negation');
+    assert.deepEqual(read('Got a used Skoda Octavia last week.'), ['self|has:car|skoda octavia']);
+    assert.deepEqual(read("Niklas's partner is Robin."), ['niklas|partner|robin']);
+    assert.deepEqual(read('Oscar has a new partner, Mira.'), ['oscar|partner|mira']);
+    assert.deepEqual(read('Nadia and I are in a relationship.'), [
+      'self|relationship|in a relationship',
+      'self|partner|nadia',
+    ]);
+    assert.deepEqual(read("It's over between Robin and me."), ['self|partner|robin|not']);
+    assert.deepEqual(read("I'm a nurse at St Mary's."), ["self|employer|st mary's", 'self|role|nurse']);
+    assert.deepEqual(read("I've been at Spotify for two years."), ['self|employer|spotify']);
+    assert.deepEqual(read('Stripe hired me in May.'), ['self|employer|stripe']);
+  });
+
+  it("a mentioned name stands only where the memory's meaning is of its family", () => {
+    const claims = (text: string, slot: string | null) =>
+      claimsOf(text, { slot }).map((f) => `${f.subject}|${f.slot}|${f.value}`);
+    assert.deepEqual(claims('Elixir won me over this year.', 'tool:editor'), ['self|tool:language|elixir']);
+    assert.deepEqual(claims('Elixir won me over this year.', null), []);
+    assert.deepEqual(
+      claims('A Toyota Corolla nearly hit me at the crossing.', 'vehicle'),
+      ['self|vehicle|'],
+      'no car of mine',
+    );
+    assert.deepEqual(claims('Loving my new Renault Zoe.', 'vehicle'), ['self|vehicle|renault zoe']);
   });
 
   it('contradiction: a new value, or the old one negated; never a negation of another value', () => {

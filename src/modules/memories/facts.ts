@@ -16,7 +16,8 @@ import { NOT_NOW } from './facts.lexicon.ts';
 import { CALENDAR, ORG_NOT_EMPLOYER, NEG, valueOf, type Rule } from './facts.patterns.ts';
 import { WORK_AND_HOME_RULES } from './facts.rules.ts';
 import { LIFE_RULES } from './facts.rules.life.ts';
-import { speakerOf, subjectOf } from './facts.subject.ts';
+import { TOOL_RULES } from './facts.rules.tools.ts';
+import { sentenceSubject, speakerOf, subjectOf } from './facts.subject.ts';
 
 export { questionSubject, sentenceSubject } from './facts.subject.ts';
 
@@ -29,9 +30,11 @@ export interface Fact {
   negated: boolean;
   /** Read off a verb that takes other things too: the memory's meaning decides (facts.claims.ts). */
   ambiguous?: boolean;
+  /** A known name mentioned without a verb: stands only where the meaning is of this family. */
+  family?: RegExp;
 }
 
-const RULES: Rule[] = [...WORK_AND_HOME_RULES, ...LIFE_RULES];
+const RULES: Rule[] = [...WORK_AND_HOME_RULES, ...LIFE_RULES, ...TOOL_RULES];
 
 /**
  * The facts a memory states. `selfNames`: names the memory's owner goes by (lower case), so
@@ -49,33 +52,55 @@ export function readFacts(content: string, opts: { selfNames?: string[] } = {}):
     // are read from the clause as written.
     const folded = clause.replace(/^(\s*)(\p{Lu})(?=\p{Ll})/u, (_, s: string, c: string) => s + c.toLowerCase());
     for (const rule of RULES) {
-      for (const m of folded.matchAll(rule.re)) {
+      // A mentioned name is matched as written (its class is case-sensitive: "Go", "Swift").
+      for (const m of (rule.family ? clause : folded).matchAll(rule.re)) {
         const start = m.index!;
         const pre = clause.slice(0, start);
         const groups = (m.groups ?? {}) as Record<string, string | undefined>;
         const head = (pre + m[0].slice(0, m[0].length - (groups.v?.length ?? 0))).toLowerCase();
         if (NOT_NOW.test(head)) continue;
         let v = groups.v ?? '';
-        if (rule.kind === 'name') v = clause.slice(start).slice(m[0].length - v.length, m[0].length);
+        const at = m.indices?.groups?.v;
+        if (rule.kind === 'name' && at) v = clause.slice(at[0], at[1]);
         if (rule.kind === 'name' && (/^(?:I|My|The|A|An)$/.test(v) || CALENDAR.test(v))) continue;
         if (rule.kind === 'name' && rule.slot === 'employer' && ORG_NOT_EMPLOYER.test(v)) continue;
         const value = valueOf(rule, v);
         if (!value) continue;
-        const subject = subjectOf(pre, self, selfNames);
+        // A mention has no verb of its own: whom the clause is about is its subject.
+        const subject = rule.family ? clauseSubject(clause, self, selfNames) : subjectOf(pre, self, selfNames);
         if (!subject) continue;
         const lastWords = pre.split(/\s+/).slice(-4).join(' ').toLowerCase();
         const flipped =
-          !rule.negated && new RegExp(`${NEG}\\b`).test(lastWords + ' ' + m[0].slice(0, 12).toLowerCase());
+          !rule.negated &&
+          !rule.absent &&
+          new RegExp(`${NEG}\\b`).test(lastWords + ' ' + m[0].slice(0, 12).toLowerCase());
         const after = folded.slice(start + m[0].length, start + m[0].length + 16).toLowerCase();
         const negated =
           !!rule.negated || flipped || (!rule.negated && /^\s*(?:anymore|any more|no more)\b/.test(after));
         const slot = typeof rule.slot === 'function' ? rule.slot(groups as Record<string, string>) : rule.slot;
-        const fact: Fact = { subject, slot, value, negated, ...(rule.ambiguous ? { ambiguous: true } : {}) };
-        out.set(`${subject}|${slot}|${value}|${negated}`, fact);
+        const fact: Fact = {
+          subject,
+          slot,
+          value,
+          negated,
+          ...(rule.ambiguous ? { ambiguous: true } : {}),
+          ...(rule.family ? { family: rule.family } : {}),
+        };
+        const key = `${subject}|${slot}|${value}|${negated}`;
+        if (!fact.family || !out.has(key)) out.set(key, fact);
       }
     }
   }
-  return [...out.values()];
+  // A mentioned name that a verb's pattern read too is that pattern's fact ("stopped using X").
+  const facts = [...out.values()];
+  return facts.filter(
+    (f) => !f.family || !facts.some((g) => !g.family && g.subject === f.subject && g.value === f.value),
+  );
+}
+
+function clauseSubject(clause: string, self: string, selfNames: Set<string>): string | null {
+  const subject = sentenceSubject(clause, [...selfNames]);
+  return subject === 'self' ? self : subject;
 }
 
 /** Past states ("I lived in Rome", "when I was a kid") and plans are not what is true now. */
@@ -86,7 +111,7 @@ const CHANGE =
   /\b(?:now|these days|currently|nowadays|lately|since|anymore|any more|no longer|just|recently|switched|moved|became|got|bought|joined|started|promoted|finally|again|new)\b/i;
 /** Many values at once, or being somewhere for a while: not the one current value. */
 const NOT_SINGLE =
-  /\b(?:visit|visited|visiting|trip|travel|travelled|traveled|vacation|holiday|concert|festival|both|either|sometimes|occasionally|once|tried|trying|tasted|test[- ]drove|test[- ]drive|shares|stocks?|hiring|interviewing|interviewed|recruiting)\b/i;
+  /\b(?:visit|visited|visiting|trip|travel(?!\s+(?:in\s+)?(?:to|into)\s+(?:work|the\s+office))|travelled|traveled|vacation|holiday|concert|festival|both|either|sometimes|occasionally|once|tried|trying|tasted|test[- ]drove|test[- ]drive|shares|stocks?|hiring|interviewing|interviewed|recruiting)\b/i;
 /** An event about a topic ("read a post about Java", "watched a talk on Vim"): not the writer's attribute. */
 const ABOUT =
   /\b(?:read|reading|watched|watching|heard|saw|listened to|wrote|posted|saw a|attended)\b.*\b(?:about|on)\b/i;
