@@ -258,6 +258,11 @@ function fit(family: Family, train: G[]): { w: number[]; l2: number } {
 
 for (const family of FAMILIES) {
   const gs = masked(family, groups.filter(family.pick));
+  // TRAIN_SETS without this family's set: its committed model is kept as it is.
+  if (!gs.length) {
+    log(`${family.name}: no queries in the cache, its committed model kept`);
+    continue;
+  }
   const held: number[] = [];
   const base: number[] = [];
   const chosen: number[] = [];
@@ -303,6 +308,8 @@ for (const family of FAMILIES) {
 console.log(JSON.stringify(report, null, 2));
 if (process.env.TRAIN_WRITE !== '0') {
   const domains = Object.fromEntries(FAMILIES.flatMap((f) => f.domains.map((d) => [d, f.name])));
-  fs.writeFileSync(OUT, JSON.stringify({ models, domains, default: 'general' }, null, 2) + '\n');
+  const committed = JSON.parse(fs.readFileSync(OUT, 'utf8')) as { models: typeof models };
+  const all = { ...committed.models, ...models };
+  fs.writeFileSync(OUT, JSON.stringify({ models: all, domains, default: 'general' }, null, 2) + '\n');
   log(`wrote ${OUT}`);
 }

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFacts } from './facts.ts';
+import { looksLikeCode, readFacts, statesCurrent } from './facts.ts';
 import { claimsOf, contradicts } from './facts.claims.ts';
 import { mayBeOwner, ownerName, ownSubject, sameSubjects } from './facts.owner.ts';
 
@@ -106,6 +106,15 @@ describe('facts: what a memory states about single-valued attributes', () => {
       'no car of mine',
     );
     assert.deepEqual(claims('Loving my new Renault Zoe.', 'vehicle'), ['self|vehicle|renault zoe']);
+  });
+
+  it('source code states nothing about its writer', () => {
+    const fn = 'def paste(xsel=False):\n    """Returns system clipboard contents."""\n    return run(["xclip", "-o"])';
+    assert.equal(looksLikeCode(fn), true);
+    assert.equal(statesCurrent(fn, { short: false }), false);
+    assert.equal(looksLikeCode('function f(a) { return a; }'), true);
+    assert.equal(looksLikeCode('I use Vim (mostly) and I live in Lisbon; it is great.'), false);
+    assert.equal(looksLikeCode('Caroline: I moved to Denver in May.'), false);
   });
 
   it('contradiction: a new value, or the old one negated; never a negation of another value', () => {

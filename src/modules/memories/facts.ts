@@ -123,7 +123,7 @@ const ABOUT =
 export function statesCurrent(content: string, opts: { short?: boolean } = { short: true }): boolean {
   const { text } = speakerOf(content);
   const t = text.trim();
-  if ((opts.short && t.length > 240) || /\?\s*$/.test(t)) return false;
+  if ((opts.short && t.length > 240) || /\?\s*$/.test(t) || looksLikeCode(t)) return false;
   const all = t.toLowerCase();
   if (NOT_SINGLE.test(all) || ABOUT.test(all)) return false;
   // "I used to love X, but now it's Y": what follows the last "but" is how things are now.
@@ -131,6 +131,22 @@ export function statesCurrent(content: string, opts: { short?: boolean } = { sho
   if (NOT_NOW.test(lower)) return false;
   if (PAST_STATE.test(lower) && !CHANGE.test(lower)) return false;
   return true;
+}
+
+/** A line that declares or imports something, in the common languages' words. */
+const CODE_LINE =
+  /^\s*(?:(?:async\s+)?def|class|function|import|from\s+[\w.]+\s+import|#include|package|public|private|protected|static|const|let|var|fn|func|SELECT|CREATE\s+TABLE)\b[^\n]*[(:={;]/m;
+
+/**
+ * Source code states nothing about its writer: a corpus of functions stored as memories is not
+ * a chain of updates ("def paste(): …" read as an editor would retire every earlier function).
+ * A declaration line, a fenced block, or indented lines dense in code's symbols.
+ */
+export function looksLikeCode(text: string): boolean {
+  if (CODE_LINE.test(text) || text.includes('```')) return true;
+  const indented = text.split('\n').filter((l) => /^(?: {4}|\t)\S/.test(l)).length;
+  const symbols = (text.match(/[{}()[\];=<>_]/g) ?? []).length;
+  return indented >= 2 && symbols / Math.max(1, text.replace(/\s/g, '').length) >= 0.04;
 }
 
 /** A question about an earlier time without as_of ("What did I drive in 2021?"): not about now. */
