@@ -39,6 +39,7 @@ export const FEATURE_NAMES = [
   'lead_coverage',
   'sentence_coverage',
   'bigram',
+  'title_coverage',
   'length',
   'recency',
   'speaker',
@@ -100,6 +101,8 @@ export function candidateFeatures(
     const coverage = qTerms.reduce((s, t) => s + (present.has(t) ? idf.get(t)! : 0), 0) / idfSum;
     const covered = (within: Set<string>) => qTerms.reduce((s, t) => s + (within.has(t) ? idf.get(t)! : 0), 0) / idfSum;
     const leadCoverage = covered(new Set(terms.slice(0, LEAD)));
+    // The first line or sentence: a document's title, a function's signature, a chat turn's opening.
+    const titleCoverage = covered(new Set(sentences[i][0] ?? []));
     // A loop, not Math.max(...): a long memory can have more sentences than a call takes arguments.
     let sentenceCoverage = 0;
     for (const ss of sentences[i]) if (ss.length) sentenceCoverage = Math.max(sentenceCoverage, covered(new Set(ss)));
@@ -124,6 +127,7 @@ export function candidateFeatures(
       leadCoverage,
       sentenceCoverage,
       bigram,
+      titleCoverage,
       Math.log(1 + terms.length),
       tMax > tMin ? (times[i] - tMin) / (tMax - tMin) : 0,
       speaker && lowerQuery.includes(speaker.split(' ')[0]) ? 1 : 0,
