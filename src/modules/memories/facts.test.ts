@@ -115,6 +115,10 @@ describe('facts: what a memory states about single-valued attributes', () => {
     assert.equal(looksLikeCode('function f(a) { return a; }'), true);
     assert.equal(looksLikeCode('I use Vim (mostly) and I live in Lisbon; it is great.'), false);
     assert.equal(looksLikeCode('Caroline: I moved to Denver in May.'), false);
+    for (const prose of ['let me know: i moved to porto', 'class tonight; we made sushi', 'import duties went up'])
+      assert.equal(looksLikeCode(prose), false, prose);
+    assert.equal(looksLikeCode('import os\nprint(os.getcwd())'), true);
+    assert.equal(looksLikeCode('const x = 1;'), true);
   });
 
   it('contradiction: a new value, or the old one negated; never a negation of another value', () => {

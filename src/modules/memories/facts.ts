@@ -133,9 +133,31 @@ export function statesCurrent(content: string, opts: { short?: boolean } = { sho
   return true;
 }
 
-/** A line that declares or imports something, in the common languages' words. */
-const CODE_LINE =
-  /^\s*(?:(?:async\s+)?def|class|function|import|from\s+[\w.]+\s+import|#include|package|public|private|protected|static|const|let|var|fn|func|SELECT|CREATE\s+TABLE)\b[^\n]*[(:={;]/m;
+/**
+ * A line that declares or imports something, in the shapes of the common languages — the whole
+ * shape, not the keyword alone ("let me know: …" and "class tonight; …" are prose).
+ */
+const CODE_LINE = new RegExp(
+  [
+    String.raw`(?:async\s+)?def\s+\w+\s*\(`,
+    String.raw`class\s+\w+\s*[(:{]`,
+    String.raw`function\s*\*?\s*[\w$]*\s*\(`,
+    String.raw`(?:const|let|var)\s+[\w$]+\s*=`,
+    String.raw`import\s+[\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+)*\s*;?\s*$`,
+    String.raw`import\s+.+\sfrom\s+['"]`,
+    String.raw`from\s+[\w.]+\s+import\s`,
+    String.raw`#include\s*[<"]`,
+    String.raw`package\s+[\w.]+;`,
+    String.raw`(?:public|private|protected|static)\s+[\w<>[\]]+\s+\w+\s*[({=;]`,
+    String.raw`fn\s+\w+\s*[(<]`,
+    String.raw`func\s+(?:\([^)]*\)\s*)?\w+\s*\(`,
+    String.raw`SELECT\s.+\sFROM\s`,
+    String.raw`CREATE\s+TABLE\s`,
+  ]
+    .map((shape) => String.raw`^\s*` + shape)
+    .join('|'),
+  'm',
+);
 
 /**
  * Source code states nothing about its writer: a corpus of functions stored as memories is not
