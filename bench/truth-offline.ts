@@ -15,6 +15,7 @@
  *
  *   npx tsx bench/truth-offline.ts            TRUTH_SETS=dev,heldout npx tsx bench/truth-offline.ts
  *   TRUTH_MISSES=20 …                          prints that many dev misses of each table
+ *   TRUTH_KINDS=1 …                            the statement attribute per kind of chain too
  */
 import { loadConfig } from '../src/config.ts';
 import { embeddersFromConfig } from '../src/platform/models/index.ts';
@@ -34,6 +35,8 @@ import { factChains } from './lib/fact-chains.ts';
 
 const SETS = (process.env.TRUTH_SETS || 'dev').split(',');
 const MISSES = Number(process.env.TRUTH_MISSES || 0);
+/** TRUTH_KINDS=1: the statement attribute per kind of chain (city, employer, …) as well. */
+const KINDS = process.env.TRUTH_KINDS === '1';
 /** TRUTH_OWNER=0: without the owner's name (facts.owner.ts), to compare. */
 const OWNER = process.env.TRUTH_OWNER !== '0';
 const ATTRIBUTE: Record<string, string> = {
@@ -131,12 +134,9 @@ for (const chain of data.chains) {
   for (const key of chain.steps) {
     const m = byKey.get(key)!;
     const cs = claims.get(key)!;
-    count(
-      'statement attribute',
-      chain.set,
-      cs.some((c) => (c.subject === 'self' || c.subject === owners.get(chain.user)) && c.slot === want),
-      () => `${chain.kind}: ${m.content}  →  ${JSON.stringify(cs)}`,
-    );
+    const named = cs.some((c) => (c.subject === 'self' || c.subject === owners.get(chain.user)) && c.slot === want);
+    count('statement attribute', chain.set, named, () => `${chain.kind}: ${m.content}  →  ${JSON.stringify(cs)}`);
+    if (KINDS) count(`  ${chain.kind}`, chain.set, named);
   }
 }
 for (const m of data.memories) {

@@ -12,6 +12,7 @@
  * a value that is a name must look like one (capitalised); a subject that is someone else ("my
  * sister lives in Oslo", "Tom works at Acme") is kept apart from the speaker's own.
  */
+import { looksLikeCode } from '../../platform/text-code.ts';
 import { NOT_NOW } from './facts.lexicon.ts';
 import { CALENDAR, ORG_NOT_EMPLOYER, NEG, valueOf, type Rule } from './facts.patterns.ts';
 import { WORK_AND_HOME_RULES } from './facts.rules.ts';
@@ -123,6 +124,8 @@ const ABOUT =
 export function statesCurrent(content: string, opts: { short?: boolean } = { short: true }): boolean {
   const { text } = speakerOf(content);
   const t = text.trim();
+  // Source code states nothing about its writer: a corpus of functions is not a chain of updates
+  // ("def paste(): …" read as an editor retired every earlier function of a CoSQA store).
   if ((opts.short && t.length > 240) || /\?\s*$/.test(t) || looksLikeCode(t)) return false;
   const all = t.toLowerCase();
   if (NOT_SINGLE.test(all) || ABOUT.test(all)) return false;
@@ -131,44 +134,6 @@ export function statesCurrent(content: string, opts: { short?: boolean } = { sho
   if (NOT_NOW.test(lower)) return false;
   if (PAST_STATE.test(lower) && !CHANGE.test(lower)) return false;
   return true;
-}
-
-/**
- * A line that declares or imports something, in the shapes of the common languages — the whole
- * shape, not the keyword alone ("let me know: …" and "class tonight; …" are prose).
- */
-const CODE_LINE = new RegExp(
-  [
-    String.raw`(?:async\s+)?def\s+\w+\s*\(`,
-    String.raw`class\s+\w+\s*[(:{]`,
-    String.raw`function\s*\*?\s*[\w$]*\s*\(`,
-    String.raw`(?:const|let|var)\s+[\w$]+\s*=`,
-    String.raw`import\s+[\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+)*\s*;?\s*$`,
-    String.raw`import\s+.+\sfrom\s+['"]`,
-    String.raw`from\s+[\w.]+\s+import\s`,
-    String.raw`#include\s*[<"]`,
-    String.raw`package\s+[\w.]+;`,
-    String.raw`(?:public|private|protected|static)\s+[\w<>[\]]+\s+\w+\s*[({=;]`,
-    String.raw`fn\s+\w+\s*[(<]`,
-    String.raw`func\s+(?:\([^)]*\)\s*)?\w+\s*\(`,
-    String.raw`SELECT\s.+\sFROM\s`,
-    String.raw`CREATE\s+TABLE\s`,
-  ]
-    .map((shape) => String.raw`^\s*` + shape)
-    .join('|'),
-  'm',
-);
-
-/**
- * Source code states nothing about its writer: a corpus of functions stored as memories is not
- * a chain of updates ("def paste(): …" read as an editor would retire every earlier function).
- * A declaration line, a fenced block, or indented lines dense in code's symbols.
- */
-export function looksLikeCode(text: string): boolean {
-  if (CODE_LINE.test(text) || text.includes('```')) return true;
-  const indented = text.split('\n').filter((l) => /^(?: {4}|\t)\S/.test(l)).length;
-  const symbols = (text.match(/[{}()[\];=<>_]/g) ?? []).length;
-  return indented >= 2 && symbols / Math.max(1, text.replace(/\s/g, '').length) >= 0.04;
 }
 
 /** A question about an earlier time without as_of ("What did I drive in 2021?"): not about now. */

@@ -1,6 +1,7 @@
 import type { Embedder, Embedders } from '../../platform/models/index.ts';
 import { newId } from '../../shared/ids.ts';
 import { analyze } from '../../platform/text-analyzer.ts';
+import { embeddingText } from '../../platform/text-code.ts';
 import type { ChunkData } from './memories.store.ts';
 
 /** The dense signals a deployment runs (defined in platform/models; re-exported while importers move). */
@@ -48,9 +49,11 @@ export async function buildChunks(contents: string[], embedders: Embedders): Pro
   const maxWords = wordsPerChunk(embedders.primary);
   const pieces = contents.map((c) => chunkText(c, maxWords));
   const flat = pieces.flat();
+  // Code is embedded by its words (text-code.ts); BM25 reads every chunk as written.
+  const read = flat.map(embeddingText);
   const [e1, e2] = await Promise.all([
-    embedders.primary.embed(flat),
-    embedders.secondary ? embedders.secondary.embed(flat) : Promise.resolve(null),
+    embedders.primary.embed(read),
+    embedders.secondary ? embedders.secondary.embed(read) : Promise.resolve(null),
   ]);
   let k = 0;
   return pieces.map((texts) =>

@@ -1,5 +1,6 @@
 import type { Db } from '../../platform/db/index.ts';
 import type { Embedders } from '../../platform/models/index.ts';
+import { embeddingText } from '../../platform/text-code.ts';
 import type { VectorSlot } from './dense.store.ts';
 import { chunksOfOtherModel, countChunksOfOtherModels, updateChunkVectors } from './reembed.store.ts';
 
@@ -31,7 +32,8 @@ export async function reembedStale(
     for (;;) {
       const rows = await chunksOfOtherModel(db, slot, e.id, batch);
       if (!rows.length) break;
-      const vectors = await e.embed(rows.map((r) => r.text));
+      // As a write embeds it: code by its words (text-code.ts).
+      const vectors = await e.embed(rows.map((r) => embeddingText(r.text)));
       await updateChunkVectors(
         db,
         slot,
