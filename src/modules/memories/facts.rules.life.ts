@@ -78,10 +78,7 @@ export const LIFE_RULES: Rule[] = [
     slot: 'partner',
     kind: 'name',
     possessive: true,
-    re: r(
-      String.raw`\bmy\s+(?:new\s+)?(?:${[...PARTNER_NOUNS].join('|')})(?:'s\s+name\s+is|` +
-        String.raw`,|\s+is|\s+named|\s+called)?\s+${NAME}`,
-    ),
+    re: r(String.raw`\bmy\s+(?:new\s+)?${PARTNER}(?:'s\s+name\s+is|,|\s+is|\s+named|\s+called)?\s+${NAME}`),
   },
   {
     slot: 'partner',
