@@ -83,7 +83,6 @@ export function valueOf(rule: Rule, raw: string): string | null {
     .replace(/[-_/]+/g, ' ')
     .replace(/\s+/g, ' ');
   if (rule.kind === 'fixed') v = rule.value!;
-  if (rule.slot === 'diet') v = DIETS[v] ?? v;
   if (rule.fold) v = rule.fold[v] ?? rule.fold[v.replace(/ /g, '-')] ?? v;
   if (!v || v.length > 60) return null;
   if (rule.check && !rule.check(v)) return null;

@@ -3,7 +3,7 @@
  * one thing of a kind one has, age, name, and "switched from X to Y" (facts.ts reads them).
  */
 import { COMMUTE_MODES } from './facts.gazetteer.ts';
-import { PARTNER_NOUNS, SINGLE_POSSESSIONS } from './facts.lexicon.ts';
+import { DIETS, PARTNER_NOUNS, SINGLE_POSSESSIONS } from './facts.lexicon.ts';
 import { DIET, each, NAME, NAME_START, PHRASE, r, thing, type Rule } from './facts.patterns.ts';
 
 const PARTNER = `(?:${[...PARTNER_NOUNS].join('|')})`;
@@ -15,6 +15,7 @@ export const LIFE_RULES: Rule[] = [
   {
     slot: 'diet',
     kind: 'phrase',
+    fold: DIETS,
     re: r(
       String.raw`\b(?:am|'m|is|are|went|go|gone|became|become|turned|switched\s+to|changed\s+to|` +
         String.raw`eat|eating|follow|following|stay|staying|been|be|on)\s+(?:(?:a|an|now|` +
@@ -26,6 +27,7 @@ export const LIFE_RULES: Rule[] = [
     slot: 'diet',
     kind: 'phrase',
     negated: true,
+    fold: DIETS,
     re: r(
       String.raw`\b(?:stopped|quit|gave\s+up|giving\s+up|no\s+longer)\s+(?:being\s+|eating\s+)?(?:a\s+|` +
         String.raw`an\s+)?${DIET}\b`,

@@ -2,7 +2,7 @@
  * The fact reader's patterns for work and home: residence, employer, role (facts.ts reads them).
  */
 import { OCCUPATIONS } from './facts.lexicon.ts';
-import { NAME, NAME_START, r, occupation, type Rule } from './facts.patterns.ts';
+import { each, NAME, NAME_START, r, occupation, type Rule } from './facts.patterns.ts';
 
 /** An occupation's head word, plural allowed ("a nurse at", "engineers at"). */
 const OCC = `(?:${[...OCCUPATIONS].join('|')})s?`;
@@ -81,22 +81,13 @@ export const WORK_AND_HOME_RULES: Rule[] = [
       String.raw`(?:^|[,;:]\s*)${NAME_START}\s+is\s+(?:now\s+)?(?:home|my\s+(?:new\s+)?home|where\s+(?:I|we)\s+live)\b`,
     ),
   },
-  {
-    // Somewhere now, or arrived to stay: a trip reads the same, so only where the meaning agrees.
-    slot: 'residence',
-    kind: 'name',
-    ambiguous: true,
-    re: r(
-      String.raw`\b(?:am|'m|are|'re|is)\s+(?:now\s+)?(?:back\s+)?in\s+(?:the\s+)?${NAME}` +
-        String.raw`(?=\s+(?:now|these\s+days|nowadays|for\s+good|permanently)\b)`,
-    ),
-  },
-  {
-    slot: 'residence',
-    kind: 'name',
-    ambiguous: true,
-    re: r(String.raw`\b(?:ended\s+up|made\s+the\s+(?:big\s+)?move|transferred)\s+(?:in|to)\s+(?:the\s+)?${NAME}`),
-  },
+  // Somewhere now, or arrived to stay: a trip reads the same, so only where the meaning agrees.
+  ...each(
+    { slot: 'residence', kind: 'name', ambiguous: true },
+    String.raw`\b(?:am|'m|are|'re|is)\s+(?:now\s+)?(?:back\s+)?in\s+(?:the\s+)?${NAME}` +
+      String.raw`(?=\s+(?:now|these\s+days|nowadays|for\s+good|permanently)\b)`,
+    String.raw`\b(?:ended\s+up|made\s+the\s+(?:big\s+)?move|transferred)\s+(?:in|to)\s+(?:the\s+)?${NAME}`,
+  ),
   {
     slot: 'residence',
     kind: 'name',

@@ -18,6 +18,7 @@ describe('facts: what a memory states about single-valued attributes', () => {
     assert.deepEqual(read('Since March, I work for Datadog.'), ['self|employer|datadog']);
     assert.deepEqual(read('Got promoted to engineering manager!'), ['self|role|engineering manager']);
     assert.deepEqual(read("I'm vegan now."), ['self|diet|vegan']);
+    assert.deepEqual(read("I'm plant-based now."), ['self|diet|vegan'], 'spellings folded to one diet');
     assert.deepEqual(read('I got married last year.'), ['self|relationship|married']);
     assert.deepEqual(read('My usual coffee order is an oat milk cortado.'), ['self|taste:coffee|oat milk cortado']);
     assert.deepEqual(read('Flat white is my new favorite coffee these days.'), ['self|taste:coffee|flat white']);
