@@ -16,13 +16,16 @@ import path from 'node:path';
 import type { Embedder } from '../../platform/models/index.ts';
 import { SLOT_EXAMPLES, SLOT_QUESTIONS } from './facts.slots.ts';
 
-/** Statements: k voters, least similarity of the nearest example (primary alone, and mixed). */
-export const SLOT = { k: 5, min: 0.6, mixed: 0.6, questions: false };
+/**
+ * Statements: k voters, least similarity of the nearest example (primary alone, and mixed), and
+ * the share of the vote the attribute needs (more than half).
+ */
+export const SLOT = { k: 5, min: 0.6, mixed: 0.6, share: 0.5, questions: false };
 /**
  * Questions are further from the statements than another statement is ("Where does Maya live?"
  * against "I live in Chicago."), so they need less similarity to name the attribute asked about.
  */
-export const QUESTION_SLOT = { k: 5, min: 0.3, mixed: 0.3, questions: true };
+export const QUESTION_SLOT = { k: 5, min: 0.3, mixed: 0.3, share: 0, questions: true };
 const MIX = { primary: 0.7, secondary: 0.3 };
 
 interface Space {
@@ -49,33 +52,51 @@ export interface Vectors {
   secondary?: { model: string; vector: number[] } | null;
 }
 
-/** The attribute of `v` among `examples`, or null. */
-export function slotOf(
-  v: Vectors,
-  examples: Examples,
-  at: { k: number; min: number; mixed: number; questions: boolean } = SLOT,
-) {
+type At = { k: number; min: number; mixed: number; share: number; questions: boolean };
+
+/**
+ * The attribute of `v` among `examples`, or null. With both embedders, a statement's attribute
+ * (by the mixed similarity) stands only if the primary embedder alone votes for it too: two views
+ * that disagree on an event near several attributes claim none (docs/truth.md, "Attributes").
+ */
+export function slotOf(v: Vectors, examples: Examples, at: At = SLOT) {
   if (!v.primary || v.primary.model !== examples.primary.model) return null;
   const p = unit(v.primary.vector);
   const s =
     v.secondary && examples.secondary && v.secondary.model === examples.secondary.model
       ? unit(v.secondary.vector)
       : null;
-  const scored = examples.primary.vectors.flatMap((e, i) =>
-    examples.questions[i] && !at.questions
-      ? []
-      : [
-          {
-            slot: examples.slots[i],
-            s: s ? MIX.primary * dot(p, e) + MIX.secondary * dot(s, examples.secondary!.vectors[i]) : dot(p, e),
-          },
-        ],
-  );
+  const similarity = (withSecondary: boolean) =>
+    examples.primary.vectors.flatMap((e, i) =>
+      examples.questions[i] && !at.questions
+        ? []
+        : [
+            {
+              slot: examples.slots[i],
+              s:
+                withSecondary && s
+                  ? MIX.primary * dot(p, e) + MIX.secondary * dot(s, examples.secondary!.vectors[i])
+                  : dot(p, e),
+            },
+          ],
+    );
+  const slot = vote(similarity(true), s ? at.mixed : at.min, at);
+  if (!slot || !s || at.questions) return slot;
+  // The agreement check asks which attribute, not how close: no similarity floor.
+  return vote(similarity(false), 0, at) === slot ? slot : null;
+}
+
+/** The weighted vote of the `k` nearest examples, or null below `min` or without a majority. */
+function vote(scored: { slot: string; s: number }[], min: number, at: At): string | null {
   scored.sort((a, b) => b.s - a.s);
-  if (!scored.length || scored[0].s < (s ? at.mixed : at.min)) return null;
+  if (!scored.length || scored[0].s < min) return null;
   const votes = new Map<string, number>();
   for (const x of scored.slice(0, at.k)) votes.set(x.slot, (votes.get(x.slot) ?? 0) + x.s);
-  const [slot] = [...votes].sort((a, b) => b[1] - a[1])[0];
+  const [slot, w] = [...votes].sort((a, b) => b[1] - a[1])[0];
+  // A statement's attribute needs a majority of the vote: a memory between attributes (an event
+  // near several) claims none rather than one by a narrow plurality (docs/truth.md, "Attributes").
+  const total = [...votes.values()].reduce((a, b) => a + b, 0);
+  if (w < at.share * total) return null;
   return slot === 'none' ? null : slot;
 }
 

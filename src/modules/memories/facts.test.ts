@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { readFacts, statesCurrent } from './facts.ts';
 import { claimsOf, contradicts } from './facts.claims.ts';
 import { mayBeOwner, ownerName, ownSubject, sameSubjects } from './facts.owner.ts';
+import { slotOf } from './facts.classify.ts';
 
 const read = (text: string, selfNames: string[] = []) =>
   readFacts(text, { selfNames })
@@ -150,5 +151,45 @@ describe("the owner's own name (facts.owner.ts)", () => {
     assert.equal(mayBeOwner('lina', [n('lina', 1)]), true, 'a question may fall back on one memory');
     assert.equal(mayBeOwner('lina', [n('lina', 1), n('tom', 1)]), false);
     assert.equal(mayBeOwner('theo', [n('theo', 3, true)]), false);
+  });
+});
+
+describe('facts: the attribute by meaning (slotOf)', () => {
+  // Three examples on orthogonal axes; a statement's vectors are placed among them by hand.
+  const examples = {
+    slots: ['residence', 'employer', 'none'],
+    questions: [false, false, false],
+    primary: {
+      model: 'p',
+      vectors: [
+        [1, 0, 0],
+        [0, 1, 0],
+        [0, 0, 1],
+      ],
+    },
+    secondary: {
+      model: 's',
+      vectors: [
+        [1, 0, 0],
+        [0, 1, 0],
+        [0, 0, 1],
+      ],
+    },
+  };
+  const at = { k: 3, min: 0.6, mixed: 0.6, share: 0.5, questions: false };
+  const v = (p: number[], s?: number[]) => ({
+    primary: { model: 'p', vector: p },
+    secondary: s ? { model: 's', vector: s } : null,
+  });
+  it('needs the nearest example close enough and a majority of the vote', () => {
+    assert.equal(slotOf(v([1, 0.1, 0.1]), examples, at), 'residence');
+    assert.equal(slotOf(v([0.2, 0.3, 1]), examples, at), null, '`none` wins: no attribute');
+    // Nearest is close enough, but residence holds less than half the vote.
+    assert.equal(slotOf(v([0.62, 0.6, 0.5]), examples, at), null);
+  });
+  it('with both embedders, keeps the attribute only when the primary alone votes for it too', () => {
+    assert.equal(slotOf(v([1, 0.1, 0], [1, 0, 0]), examples, at), 'residence');
+    // Mixed: residence 0.7·0.5 + 0.3·1 leads; the primary alone sees an employer: no claim.
+    assert.equal(slotOf(v([0.5, 0.8, 0], [1, 0, 0]), examples, { ...at, share: 0 }), null);
   });
 });
