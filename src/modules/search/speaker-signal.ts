@@ -21,10 +21,14 @@ export function mayNameSomeone(query: string): boolean {
   );
 }
 
-/** Words of a lowercased text, possessives dropped ("caroline's" → "caroline"). */
-function wordsOf(text: string): Set<string> {
+/**
+ * Words of a lowercased text, possessives dropped ("caroline's" → "caroline"); with
+ * `possessives: false`, the possessive words left out instead.
+ */
+function wordsOf(text: string, opts = { possessives: true }): Set<string> {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}.'’-]*/gu) ?? [];
   return new Set(
-    (text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}.'’-]*/gu) ?? []).map((w) => w.replace(/['’]s$|[.'’-]+$/u, '')),
+    words.filter((w) => opts.possessives || !/['’]s$/u.test(w)).map((w) => w.replace(/['’]s$|[.'’-]+$/u, '')),
   );
 }
 
@@ -42,8 +46,11 @@ function names(query: Set<string>, queryText: string, speaker: string): boolean 
 export function namedSpeakerMatches(query: string, speakers: Map<string, string>): Set<string> {
   const present = new Set(speakers.values());
   if (present.size === 0) return new Set();
-  const words = wordsOf(query);
-  const named = new Set([...present].filter((s) => names(words, query, s)));
+  const namedIn = (words: Set<string>) => new Set([...present].filter((s) => names(words, query, s)));
+  let named = namedIn(wordsOf(query));
+  // Every speaker named, one of them only as an owner ("What did Jon say about Gina's store?"):
+  // the one named otherwise is who speaks; the owner is what is spoken of.
+  if (named.size === present.size) named = namedIn(wordsOf(query, { possessives: false }));
   if (named.size === 0 || named.size === present.size) return new Set();
   return new Set([...speakers].filter(([, s]) => named.has(s)).map(([id]) => id));
 }

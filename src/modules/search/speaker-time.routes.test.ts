@@ -40,6 +40,18 @@ describe('namedSpeakerMatches', () => {
       0,
     );
   });
+  it('takes every speaker named, one only as an owner, as the other one speaking', () => {
+    const two = new Map([
+      ['a', 'jon'],
+      ['b', 'gina'],
+      ['c', 'jon'],
+    ]);
+    assert.deepEqual([...namedSpeakerMatches("What did Jon say about Gina's store?", two)].sort(), ['a', 'c']);
+    assert.deepEqual([...namedSpeakerMatches('How does Gina feel about Jon’s studio?', two)], ['b']);
+    // Both named as themselves, or both only as owners: nothing tells them apart.
+    assert.equal(namedSpeakerMatches('How do Jon and Gina destress?', two).size, 0);
+    assert.equal(namedSpeakerMatches("Jon's and Gina's shops", two).size, 0);
+  });
   it('looks for names only in queries with a capitalised word that is not a stop word', () => {
     assert.ok(mayNameSomeone('What did Caroline research?'));
     assert.ok(mayNameSomeone("Melanie's hobbies"));
