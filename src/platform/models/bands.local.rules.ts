@@ -33,17 +33,6 @@ export function cued(sents: string[], cue: RegExp, n: number): string[] {
   return sents.filter((s) => cue.test(s)).slice(0, n);
 }
 
-/** Does the text look like source code rather than prose? */
-export function looksLikeCode(text: string): boolean {
-  const lines = text.split('\n');
-  const codey = lines.filter((l) =>
-    /(^\s*(def|class|function|import|from|return|const|let|var|public|private|SELECT|INSERT|UPDATE|fn)\b)|[{};]\s*$|=>|\)\s*:/i.test(
-      l,
-    ),
-  ).length;
-  return codey >= 1 && (codey >= 2 || lines.length <= 3 || /\bdef\s+\w+\s*\(/.test(text));
-}
-
 /** camelCase, PascalCase and snake_case split into lower-case words: 'parseHTTPHeader_v2' → 'parse http header v 2'. */
 export function splitIdentifier(id: string): string {
   return id

@@ -1,5 +1,5 @@
 /**
- * The local band extractor (id 'bands-local-1'): no model call, no network. Each band is filled
+ * The local band extractor (id 'bands-local-2'): no model call, no network. Each band is filled
  * by the rule of its role family (bands.local.rules.ts reads prose and code), with the
  * entity extractor's nodes and relationships for the entity and relation roles, and then
  * shaped by the band's type: an enum band takes the allowed value whose embedding is closest
@@ -12,16 +12,20 @@ import {
   cued,
   CUES,
   identifiers,
-  looksLikeCode,
   quantities,
   sentences,
   splitIdentifier,
   unique,
 } from './bands.local.rules.ts';
+import { looksLikeCode } from '../text-code.ts';
 import { dot } from './embedder.ts';
 import type { Extraction } from './extractor.ts';
 
-export const LOCAL_BANDS_ID = 'bands-local-1';
+/**
+ * Recorded with every artifact. 2: code is told from prose by platform/text-code.ts (whole
+ * declaration shapes), not by keywords anywhere in a line ("From Darwin …" was code to version 1).
+ */
+export const LOCAL_BANDS_ID = 'bands-local-2';
 
 export interface LocalBandsDeps {
   /** Unit vectors for texts (the transform's signal embedder), used to choose enum values. */

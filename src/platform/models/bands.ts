@@ -36,7 +36,7 @@ export interface BandInput {
 export type BandValues = Record<string, string>;
 
 export interface BandExtractor {
-  /** Stable id recorded with artifacts, e.g. 'bands-local-1' or 'bands-llm:<model>'. */
+  /** Stable id recorded with artifacts, e.g. 'bands-local-2' or 'bands-llm:<model>'. */
   readonly id: string;
   /** One result per input, in order. */
   extract(inputs: BandInput[]): Promise<BandValues[]>;
