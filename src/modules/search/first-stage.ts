@@ -16,7 +16,7 @@ import type { SearchBody } from './search.schemas.ts';
 import { sessionNeighbours } from './neighbours.store.ts';
 import { candidateFacts } from './candidates.store.ts';
 import { mayNameSomeone, namedSpeakerMatches, withBonus, type SpeakerHints } from './speaker-signal.ts';
-import { mentionMatches, queryTimes, timeMatches } from './time-signal.ts';
+import { asksWhen, mentionMatches, queryTimes, timeMatches } from './time-signal.ts';
 import type { Bm25Params, SearchScope } from './search.store.ts';
 import { lexicalAndDense2 } from './signals.store.ts';
 
@@ -110,15 +110,16 @@ export async function firstStage(
       ? deps.speakerWeight!
       : 0;
   const times = (deps.timeWeight ?? 0) > 0 ? queryTimes(body.query, new Date()) : [];
+  const when = (deps.timeWeight ?? 0) > 0 && asksWhen(body.query);
   const anchors = fused.slice(0, Math.max(opts.keep, 50)).map((f) => f.id);
   const [neighbours, facts] = await Promise.all([
     opts.neighbours && scope.userId ? sessionNeighbours(db, scope, anchors) : null,
-    speakerWeight > 0 || times.length
+    speakerWeight > 0 || times.length || when
       ? candidateFacts(
           db,
           scope.organizationId,
           fused.slice(0, FACTS_DEPTH).map((f) => f.id),
-          { mentions: times.length > 0 },
+          { mentions: times.length > 0 || when },
         )
       : null,
   ]);
@@ -137,6 +138,11 @@ export async function firstStage(
       .filter(([, f]) => timeMatches(f.at, times) || f.mentions.some((name) => mentionMatches(name, times)))
       .map(([id]) => id);
     scores = withBonus(scores, new Set(inTime), deps.timeWeight ?? 0);
+    // Asked when: the memories that state a time (once: one in the named time has its bonus already).
+    if (when) {
+      const dated = [...facts].filter(([id, f]) => f.mentions.length > 0 && !inTime.includes(id)).map(([id]) => id);
+      scores = withBonus(scores, new Set(dated), deps.timeWeight ?? 0);
+    }
   }
   const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, opts.keep);
   return {

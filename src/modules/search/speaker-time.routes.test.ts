@@ -188,5 +188,41 @@ for (const store of testStores) {
       assert.doesNotMatch((await searchContents(off, question))[0], /mountains/);
       assert.match((await searchContents(t, question))[0], /mountains/);
     });
+
+    it('ranks a memory that states a time first when the question asks when', async () => {
+      const contents = [
+        'Camping is our favourite thing, we love camping and camping gear.',
+        'We went camping by the river last weekend.',
+        'Bought new running shoes.',
+        'Dinner at the Thai place downtown.',
+        'Started reading a novel about sailing.',
+      ];
+      const question = { query: 'When did we go camping?', external_user_id: 'when' };
+      for (const app of [t, off]) {
+        const res = await post(app, '/v1/memory/batch', {
+          memories: contents.map((content) => ({ content, external_user_id: 'when' })),
+        });
+        assert.equal(res.statusCode, 200, res.body);
+        // "last weekend" as the graph builder records it: a Date node of the memory.
+        const [row] = await app.db.query<{ id: string }>(
+          `SELECT id FROM memories WHERE organization_id = $1 AND content = $2`,
+          [app.orgId, contents[1]],
+        );
+        await app.db.query(
+          `INSERT INTO graph_nodes (id, organization_id, type, name, canonical_key)
+           VALUES ('node_w23', $1, 'Date', '2023-W23', '2023-W23') ON CONFLICT DO NOTHING`,
+          [app.orgId],
+        );
+        await app.db.query(
+          `INSERT INTO memory_nodes (memory_id, node_id, organization_id) VALUES ($1, 'node_w23', $2)`,
+          [row.id, app.orgId],
+        );
+      }
+      assert.match((await searchContents(off, question))[0], /our favourite thing/);
+      assert.match((await searchContents(t, question))[0], /by the river/);
+      // Not asked when: the words decide.
+      const what = { query: 'What do we love about camping?', external_user_id: 'when' };
+      assert.match((await searchContents(t, what))[0], /our favourite thing/);
+    });
   });
 }

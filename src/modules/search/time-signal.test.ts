@@ -1,7 +1,14 @@
 /** Reading time expressions in queries (time-signal.ts) and matching memories' times to them. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { isoNameInterval, mentionMatches, queryTimes, timeMatches, type TimeConstraint } from './time-signal.ts';
+import {
+  asksWhen,
+  isoNameInterval,
+  mentionMatches,
+  queryTimes,
+  timeMatches,
+  type TimeConstraint,
+} from './time-signal.ts';
 
 // A Wednesday.
 const NOW = new Date('2026-11-25T15:00:00Z');
@@ -90,5 +97,26 @@ describe("dates a memory mentions (the graph's Date nodes)", () => {
     assert.ok(!mentionMatches('2023-07-04', june));
     assert.ok(!mentionMatches('2023', june), 'a year says nothing about June');
     assert.ok(mentionMatches('2023', queryTimes('what happened in 2023', NOW)));
+  });
+});
+
+describe('asksWhen', () => {
+  it('knows a question that asks for a time', () => {
+    for (const q of [
+      'When did Caroline go to the support group?',
+      'when is the talent show',
+      'What year did John start playing?',
+      'In which month did Maria adopt Shadow?',
+      'How long ago was the wedding?',
+      'Since when has Tim played the violin?',
+    ])
+      assert.equal(asksWhen(q), true, q);
+    for (const q of [
+      'What did Caroline research?',
+      'Where did we camp when it rained?',
+      'Whenever I travel, what do I pack?',
+      'What time management technique does Tim use?',
+    ])
+      assert.equal(asksWhen(q), false, q);
   });
 });

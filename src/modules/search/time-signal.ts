@@ -201,6 +201,21 @@ export function queryTimes(query: string, now: Date): TimeConstraint[] {
   return out;
 }
 
+/** "When …", "since when …", "how long ago …", or a time unit asked for before its verb ("What year did …"). */
+const ASKS_WHEN = new RegExp(
+  String.raw`^\W*(?:when|since when|how long ago|(?:what|which|in what|in which) (?:year|month|day|date|time|week)s?` +
+    String.raw` (?:did|does|do|is|was|were|will|would|has|have|had|are|of)|(?:what|which) (?:date|year)\b)\b`,
+  'i',
+);
+/**
+ * Whether the query asks for a time ("When did …", "What year …", "How long ago …"): its answer is
+ * in a memory that states one, so memories whose words mention a date (their graph's Date nodes:
+ * "yesterday", "last week", "in May") are preferred, by the time signal's weight.
+ */
+export function asksWhen(query: string): boolean {
+  return ASKS_WHEN.test(query);
+}
+
 /** Whether time `at` satisfies one of `constraints`. */
 export function timeMatches(at: Date, constraints: TimeConstraint[]): boolean {
   const t = at.getTime();
