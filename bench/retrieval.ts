@@ -4,7 +4,8 @@
  * and per-turn createdAt, stored in batches) and `plain` (turns added one by one with neither,
  * as most applications add memories) — overall, per category, and per conversation. In-process
  * over the kept study store of bench/signals.ts (SIGNALS_DATABASE_URL; sets are ingested there
- * when missing), through the search service: the production ranking, minus HTTP.
+ * when missing, and their background processing — the graph — run as a worker would), through the
+ * search service: the production ranking, minus HTTP.
  *
  * Settings (JSON list; unset fields are the service's configuration, see bench/lib/inprocess.ts):
  *   npm run bench:retrieval                                   (the defaults)
@@ -18,7 +19,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import { devSets, ensureDatabase, ensureIngested, type DevQuery } from './lib/dev-sets.ts';
+import { devSets, ensureDatabase, ensureIngested, ensureProcessed, type DevQuery } from './lib/dev-sets.ts';
 import { inProcessStack, type StudySettings } from './lib/inprocess.ts';
 import { CATEGORY_NAMES, recallAt } from './lib/locomo-data.ts';
 import { mrrAt } from './lib/beir.ts';
@@ -44,6 +45,7 @@ await ensureDatabase(BASE);
 const stack = await inProcessStack({ databaseUrl: BASE });
 const sets = devSets();
 for (const set of sets) await ensureIngested(stack, set, log);
+await ensureProcessed(stack, BASE, log);
 const queries: (DevQuery & { set: string })[] = sets.flatMap((s) =>
   s
     .queries()

@@ -22,7 +22,7 @@ import { nearest } from '../src/modules/search/dense.store.ts';
 import { lexicalAndDense2 } from '../src/modules/search/signals.store.ts';
 import type { SearchScope } from '../src/modules/search/search.store.ts';
 import { userDirectory } from '../src/modules/users/index.ts';
-import { devSets, docKey, ensureDatabase, ensureIngested } from './lib/dev-sets.ts';
+import { devSets, docKey, ensureDatabase, ensureIngested, ensureProcessed } from './lib/dev-sets.ts';
 import { inProcessStack } from './lib/inprocess.ts';
 
 const BASE = process.env.SIGNALS_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/engram_signals';
@@ -37,6 +37,7 @@ const { db, actor, embedders } = stack;
 const out = fs.createWriteStream(OUT);
 for (const set of devSets()) {
   await ensureIngested(stack, set, log);
+  await ensureProcessed(stack, BASE, log);
 
   // Memory id → document id, length and time, for every user of the set.
   const rows = await db.query<{ id: string; metadata: Record<string, unknown>; len: number; created_at: Date }>(

@@ -35,7 +35,14 @@ import {
   type ArtifactFeatures,
   type Candidate,
 } from '../src/modules/search/features.ts';
-import { devSets, docKey, ensureDatabase, ensureIngested, type DevQuery } from '../bench/lib/dev-sets.ts';
+import {
+  devSets,
+  docKey,
+  ensureDatabase,
+  ensureIngested,
+  ensureProcessed,
+  type DevQuery,
+} from '../bench/lib/dev-sets.ts';
 import { inProcessStack, type InProcessStack } from '../bench/lib/inprocess.ts';
 import { mrrAt, ndcgAt, rankGroup, trainPairwise, type Group } from './lib/rank-train.ts';
 
@@ -88,6 +95,7 @@ async function collect(): Promise<Cache> {
   const cache: Cache = { queries: [], docs: {} };
   for (const set of SETS) {
     await ensureIngested(stack, set, log);
+    await ensureProcessed(stack, BASE, log);
     await ensureArtifacts(stack, set.users, set.domain);
     if (PREPARE_ONLY) continue;
     const t0 = performance.now();

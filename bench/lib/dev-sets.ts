@@ -7,7 +7,8 @@
 import pg from 'pg';
 import type { AddMemory } from './client.ts';
 import * as beir from './beir.ts';
-import type { InProcessStack } from './inprocess.ts';
+import { STUDY_KEY, type InProcessStack } from './inprocess.ts';
+import { startBenchServer, tmpDir } from './server.ts';
 import { loadLocomo, turnMemories, userOf, type Conversation } from './locomo-data.ts';
 import { loadAbstracts, SCIFACT_DIR } from './scifact.ts';
 
@@ -147,4 +148,33 @@ export async function ensureIngested(stack: InProcessStack, set: DevSet, log: (s
   }
   log(`${set.name}: ${items.length} ingested in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
   return items.length;
+}
+
+/**
+ * Run the store's queued background processing (`memory.process`: the graph, whose Date nodes the
+ * time signal reads and which agentic search walks) to its end, as a deployment's worker would:
+ * a server on the store (api and worker roles) until no such job is queued or running. The
+ * in-process stack writes memories as the API does but runs no worker, so without this a study
+ * store lacks what production has by the time it is searched.
+ */
+export async function ensureProcessed(stack: InProcessStack, databaseUrl: string, log: (s: string) => void) {
+  const pending = async () =>
+    (
+      await stack.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM jobs WHERE kind = 'memory.process' AND status IN ('queued', 'running')`,
+      )
+    )[0].n;
+  let left = await pending();
+  if (!left) return;
+  const t0 = performance.now();
+  const server = await startBenchServer({ dataDir: tmpDir(), key: STUDY_KEY, databaseUrl });
+  try {
+    while (left > 0) {
+      log(`background processing: ${left} memories left, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+      await new Promise((r) => setTimeout(r, 10_000));
+      left = await pending();
+    }
+  } finally {
+    await server.stop();
+  }
 }

@@ -45,7 +45,7 @@ export interface StudySettings {
   time?: number;
 }
 
-const KEY = 'ek_org_inprocess_study_key_0123456789';
+export const STUDY_KEY = 'ek_org_inprocess_study_key_0123456789';
 
 /**
  * Open the stack. With `databaseUrl` the store is that PostgreSQL database (kept: a second run
@@ -55,7 +55,7 @@ export async function inProcessStack(opts: { databaseUrl?: string } = {}) {
   const config: Config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' } as Record<string, string>);
   const db: Db = opts.databaseUrl ? await openPostgres(opts.databaseUrl, 4) : await openPglite();
   await migrate(db);
-  await bootstrap(db, { bootstrapKey: KEY, dataDir: '/tmp/engram-inprocess', log: createLogger('silent') });
+  await bootstrap(db, { bootstrapKey: STUDY_KEY, dataDir: '/tmp/engram-inprocess', log: createLogger('silent') });
   const embedders = embeddersFromConfig(config);
   const { primary, secondary } = embedders.index;
   await ensureVectorIndex(db, 'embedding', primary.id, primary.dimensions);
@@ -64,7 +64,7 @@ export async function inProcessStack(opts: { databaseUrl?: string } = {}) {
     db,
     keys: apiKeyStore,
     users: userDirectory,
-  }).authenticator.authenticate({ 'x-api-key': KEY });
+  }).authenticator.authenticate({ 'x-api-key': STUDY_KEY });
   const webhooks = createWebhooksModule({ allowPrivate: true, maxAttempts: 1, timeoutMs: 1000 });
   const schemas = createSchemasModule({ db, namespaces: namespaceAccess });
   const extractor = createLocalExtractor();
