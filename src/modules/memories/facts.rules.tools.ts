@@ -40,8 +40,12 @@ const drink =
   `(?<v>${alternation(Object.keys(DRINKS))})(?![\\p{L}-])` +
   String.raw`(?!\s+(?:art|machine|maker|shop|place|bar|class|mug|grinder|beans?)\b)`;
 const modes = Object.keys(COMMUTE_MODES);
-/** Modes that are never anything else: "car", "foot" and "walking" are. */
-const VEHICLES = modes.filter((m) => !/^(?:car|foot|walking|boat|tube|underground|carpool)$/.test(m));
+/**
+ * Modes that are never anything else ("car", "foot" and "walking" are); "train" is one unless its
+ * subject or "to" comes before it ("I train at the gym", "I want to train harder": a verb).
+ */
+const VEHICLES = modes.filter((m) => !/^(?:car|foot|walking|boat|tube|underground|carpool|train)$/.test(m));
+const A_VEHICLE = `${alternation(VEHICLES)}|(?<!\\b(?:[Ii]|[Ww]e|[Yy]ou|[Tt]hey|[Hh]e|[Ss]he|to)\\s+)train`;
 const GETTING_ABOUT = /^(?:commute|vehicle)$/;
 /** A make and up to two words of its model ("Tesla Model 3", "VW Golf"). */
 const CAR = String.raw`(?<v>(?:${alternation(CAR_MAKES)})(?:\s+[A-Z0-9][\p{L}\p{N}-]*){0,2})(?![\p{L}])`;
@@ -128,7 +132,7 @@ export const TOOL_RULES: Rule[] = [
     kind: 'phrase',
     fold: COMMUTE_MODES,
     family: GETTING_ABOUT,
-    re: r(String.raw`(?<![\p{L}-])(?<v>${alternation(VEHICLES)})(?![\p{L}-])`),
+    re: r(String.raw`(?<![\p{L}-])(?<v>${A_VEHICLE})(?![\p{L}-])`),
   },
   {
     slot: 'has:car',

@@ -98,4 +98,9 @@ export const NOT_AN_ATTRIBUTE: string[] = [
   'My best friend is getting married in June.',
   'Cleaned out the fridge.',
   'Spent Sunday reading in the park.',
+  'I work out at the gym most mornings.',
+  'Joined a climbing gym with a friend.',
+  'I do yoga at home now.',
+  'Started lifting weights three times a week.',
+  'My trainer changed my workout plan.',
 ];

@@ -115,7 +115,6 @@ export const SLOT_EXAMPLES: Record<string, string[]> = {
     'Forty minutes on the bike each way to the office.',
     'Carpooling to work with a neighbour these days.',
     'The ferry gets me to the office by nine.',
-    'Working remotely now, no commute at all.',
     'Walking to the office since we moved closer.',
   ],
   vehicle: [

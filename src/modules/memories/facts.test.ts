@@ -193,3 +193,16 @@ describe('facts: the attribute by meaning (slotOf)', () => {
     assert.equal(slotOf(v([0.5, 0.8, 0], [1, 0, 0]), examples, { ...at, share: 0 }), null);
   });
 });
+
+describe('facts: "train" as a verb', () => {
+  it('reads a commute by train, not a workout', () => {
+    const commute = (t: string) =>
+      readFacts(t, {})
+        .filter((f) => f.slot === 'has:commute')
+        .map((f) => f.value);
+    assert.deepEqual(commute('I take the train to work.'), ['train']);
+    assert.deepEqual(commute('I train at the Fitness First gym on Main Street.'), []);
+    assert.deepEqual(commute('We train every Tuesday.'), []);
+    assert.deepEqual(commute('I want to train harder.'), []);
+  });
+});
