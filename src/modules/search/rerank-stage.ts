@@ -60,9 +60,10 @@ export interface RerankOutcome {
 /**
  * svc_enhanced: z(first stage) + ENHANCED_WEIGHT · z(enhanced), z-scores within the candidates.
  * The weight is chosen by 5-fold cross-validation over SciFact, CoSQA and LoCoMo dev at once
- * (bench/enhanced-weight.ts; docs/transform.md): the transform score is a USE-lite cosine with band cosines,
- * weaker than the fusion; with equal weights svc_enhanced fell below the fused order on all three
- * sets (nDCG@10 −0.017, MRR@10 −0.026, R@10 −0.034), at 0.05 it is within ±0.005 of it.
+ * (bench/enhanced-weight.ts; docs/transform.md): the transform score is a USE-lite cosine with
+ * band cosines, weaker than the fusion; with equal weights svc_enhanced fell below the fused
+ * order on all three sets (nDCG@10 −0.017, MRR@10 −0.026, R@10 −0.034), at 0.05 it is within
+ * ±0.005 of it.
  */
 export const ENHANCED_WEIGHT = 0.05;
 
