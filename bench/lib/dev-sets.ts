@@ -4,6 +4,7 @@
  * LoCoMo conversation), its queries with their relevant document ids, the graph-transform domain
  * its documents belong to, and ingestion into a kept store (skipped for a set already stored).
  */
+import fs from 'node:fs';
 import pg from 'pg';
 import type { AddMemory } from './client.ts';
 import * as beir from './beir.ts';
@@ -167,7 +168,8 @@ export async function ensureProcessed(stack: InProcessStack, databaseUrl: string
   let left = await pending();
   if (!left) return;
   const t0 = performance.now();
-  const server = await startBenchServer({ dataDir: tmpDir(), key: STUDY_KEY, databaseUrl });
+  const dataDir = tmpDir();
+  const server = await startBenchServer({ dataDir, key: STUDY_KEY, databaseUrl });
   try {
     while (left > 0) {
       log(`background processing: ${left} memories left, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
@@ -176,5 +178,6 @@ export async function ensureProcessed(stack: InProcessStack, databaseUrl: string
     }
   } finally {
     await server.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
