@@ -156,25 +156,16 @@ describe("the owner's own name (facts.owner.ts)", () => {
 
 describe('facts: the attribute by meaning (slotOf)', () => {
   // Three examples on orthogonal axes; a statement's vectors are placed among them by hand.
+  const axes = [
+    [1, 0, 0],
+    [0, 1, 0],
+    [0, 0, 1],
+  ];
   const examples = {
     slots: ['residence', 'employer', 'none'],
     questions: [false, false, false],
-    primary: {
-      model: 'p',
-      vectors: [
-        [1, 0, 0],
-        [0, 1, 0],
-        [0, 0, 1],
-      ],
-    },
-    secondary: {
-      model: 's',
-      vectors: [
-        [1, 0, 0],
-        [0, 1, 0],
-        [0, 0, 1],
-      ],
-    },
+    primary: { model: 'p', vectors: axes },
+    secondary: { model: 's', vectors: axes },
   };
   const at = { k: 3, min: 0.6, mixed: 0.6, share: 0.5, questions: false };
   const v = (p: number[], s?: number[]) => ({

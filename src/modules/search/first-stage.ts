@@ -16,7 +16,8 @@ import type { SearchBody } from './search.schemas.ts';
 import { sessionNeighbours } from './neighbours.store.ts';
 import { candidateFacts } from './candidates.store.ts';
 import { mayNameSomeone, namedSpeakerMatches, withBonus, type SpeakerHints } from './speaker-signal.ts';
-import { asksWhen, mentionMatches, queryTimes, timeMatches } from './time-signal.ts';
+import { mentionMatches, timeMatches } from './time-match.ts';
+import { asksWhen, queryTimes } from './time-signal.ts';
 import type { Bm25Params, SearchScope } from './search.store.ts';
 import { lexicalAndDense2 } from './signals.store.ts';
 
@@ -134,13 +135,15 @@ export async function firstStage(
       );
     const speakers = new Map([...facts].flatMap(([id, f]) => (f.speaker ? [[id, f.speaker] as const] : [])));
     scores = withBonus(scores, namedSpeakerMatches(body.query, speakers), speakerWeight);
-    const inTime = [...facts]
-      .filter(([, f]) => timeMatches(f.at, times) || f.mentions.some((name) => mentionMatches(name, times)))
-      .map(([id]) => id);
-    scores = withBonus(scores, new Set(inTime), deps.timeWeight ?? 0);
+    const inTime = new Set(
+      [...facts]
+        .filter(([, f]) => timeMatches(f.at, times) || f.mentions.some((name) => mentionMatches(name, times)))
+        .map(([id]) => id),
+    );
+    scores = withBonus(scores, inTime, deps.timeWeight ?? 0);
     // Asked when: the memories that state a time (once: one in the named time has its bonus already).
     if (when) {
-      const dated = [...facts].filter(([id, f]) => f.mentions.length > 0 && !inTime.includes(id)).map(([id]) => id);
+      const dated = [...facts].filter(([id, f]) => f.mentions.length > 0 && !inTime.has(id)).map(([id]) => id);
       scores = withBonus(scores, new Set(dated), deps.timeWeight ?? 0);
     }
   }

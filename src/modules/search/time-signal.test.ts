@@ -1,14 +1,8 @@
-/** Reading time expressions in queries (time-signal.ts) and matching memories' times to them. */
+/** Reading time expressions in queries (time-signal.ts) and matching memories' times to them (time-match.ts). */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  asksWhen,
-  isoNameInterval,
-  mentionMatches,
-  queryTimes,
-  timeMatches,
-  type TimeConstraint,
-} from './time-signal.ts';
+import { isoNameInterval, mentionMatches, timeMatches } from './time-match.ts';
+import { asksWhen, queryTimes, type TimeConstraint } from './time-signal.ts';
 
 // A Wednesday.
 const NOW = new Date('2026-11-25T15:00:00Z');

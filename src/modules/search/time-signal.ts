@@ -91,7 +91,7 @@ const NUMBERS: Record<string, number> = {
   eleven: 11,
   twelve: 12,
 };
-const DAY = 86_400_000;
+export const DAY = 86_400_000;
 
 const dayNumber = (w: string | undefined) => {
   const m = /^(\d{1,2})(?:st|nd|rd|th)?$/.exec(w ?? '');
@@ -99,7 +99,7 @@ const dayNumber = (w: string | undefined) => {
 };
 const yearNumber = (w: string | undefined) => (w && /^(?:19|20)\d\d$/.test(w) ? +w : undefined);
 const startOfDay = (t: number) => Math.floor(t / DAY) * DAY;
-const monthStart = (y: number, m: number) => Date.UTC(y, m, 1);
+export const monthStart = (y: number, m: number) => Date.UTC(y, m, 1);
 
 /** The interval of the unit (`day`, `week` from Monday, `month`, `year`) `shift` units from `now`'s. */
 function unitInterval(now: Date, unit: string, shift: number): { from: number; to: number } | undefined {
@@ -214,56 +214,4 @@ const ASKS_WHEN = new RegExp(
  */
 export function asksWhen(query: string): boolean {
   return ASKS_WHEN.test(query);
-}
-
-/** Whether time `at` satisfies one of `constraints`. */
-export function timeMatches(at: Date, constraints: TimeConstraint[]): boolean {
-  const t = at.getTime();
-  return constraints.some((c) =>
-    c.kind === 'interval'
-      ? t >= c.from && t < c.to
-      : (c.year === undefined || at.getUTCFullYear() === c.year) &&
-        (c.months === undefined || c.months.includes(at.getUTCMonth())) &&
-        (c.day === undefined || at.getUTCDate() === c.day),
-  );
-}
-
-/**
- * The days an ISO date name covers, as the graph's Date nodes name them ('2023', '2023-06',
- * '2023-W26', '2023-06-17'); undefined for anything else.
- */
-export function isoNameInterval(name: string): { from: number; to: number } | undefined {
-  let m = /^(\d{4})$/.exec(name);
-  if (m) return { from: Date.UTC(+m[1], 0, 1), to: Date.UTC(+m[1] + 1, 0, 1) };
-  m = /^(\d{4})-(\d{2})$/.exec(name);
-  if (m) return { from: monthStart(+m[1], +m[2] - 1), to: monthStart(+m[1], +m[2]) };
-  m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(name);
-  if (m) {
-    const from = Date.UTC(+m[1], +m[2] - 1, +m[3]);
-    return { from, to: from + DAY };
-  }
-  m = /^(\d{4})-W(\d{2})$/.exec(name);
-  if (m) {
-    // ISO week 1 holds January 4th; weeks start on Monday.
-    const jan4 = Date.UTC(+m[1], 0, 4);
-    const from = jan4 - ((new Date(jan4).getUTCDay() + 6) % 7) * DAY + (+m[2] - 1) * 7 * DAY;
-    return { from, to: from + 7 * DAY };
-  }
-  return undefined;
-}
-
-/**
- * Whether a date the memory's content mentions (an ISO name, see isoNameInterval) falls in one of
- * `constraints`: the span's first or last day does (a month or week named by a query and a week
- * or month mentioned overlap that way).
- */
-export function mentionMatches(name: string, constraints: TimeConstraint[]): boolean {
-  const span = isoNameInterval(name);
-  if (!span) return false;
-  if (span.to - span.from > 40 * DAY) {
-    // A year mentioned: only a query's year (alone) is that specific.
-    const year = new Date(span.from).getUTCFullYear();
-    return constraints.some((c) => c.kind === 'calendar' && c.year === year && !c.months && !c.day);
-  }
-  return timeMatches(new Date(span.from), constraints) || timeMatches(new Date(span.to - DAY), constraints);
 }
