@@ -118,6 +118,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     neighbourWeight: config.SEARCH_NEIGHBOUR_WEIGHT,
     speakerWeight: config.SEARCH_WEIGHT_SPEAKER,
     timeWeight: config.SEARCH_WEIGHT_TIME,
+    asksWeight: config.SEARCH_WEIGHT_ASKS,
     memories: memoryReader,
     users,
     graph: graphReader,

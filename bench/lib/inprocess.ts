@@ -43,6 +43,8 @@ export interface StudySettings {
   speaker?: number;
   /** Named-time bonus (SEARCH_WEIGHT_TIME). */
   time?: number;
+  /** What a memory that only asks loses (SEARCH_WEIGHT_ASKS). */
+  asks?: number;
 }
 
 export const STUDY_KEY = 'ek_org_inprocess_study_key_0123456789';
@@ -104,6 +106,7 @@ export async function inProcessStack(opts: { databaseUrl?: string } = {}) {
       neighbourWeight: s.nb ?? config.SEARCH_NEIGHBOUR_WEIGHT,
       speakerWeight: s.speaker ?? config.SEARCH_WEIGHT_SPEAKER,
       timeWeight: s.time ?? config.SEARCH_WEIGHT_TIME,
+      asksWeight: s.asks ?? config.SEARCH_WEIGHT_ASKS,
       extractor,
       rerank: { ranker: committedRanker(), graph: transform.searchPort },
       available: { ranker_a: false, ranker_b: false, graph: true },

@@ -65,6 +65,11 @@ export const modelFields = {
    * scale (0 disables; docs/retrieval.md, "Speakers and times").
    */
   SEARCH_WEIGHT_TIME: z.coerce.number().min(0).max(1).default(0.8),
+  /**
+   * What a memory that only asks ("What got you into running?") loses, same scale (0 disables;
+   * docs/retrieval.md, "Questions state nothing": chosen leave-one-conversation-out on LoCoMo dev).
+   */
+  SEARCH_WEIGHT_ASKS: z.coerce.number().min(0).max(1).default(0.2),
   /** Fusion weight of the agentic-graph signal (searches with enable_agentic_graph: true). */
   SEARCH_WEIGHT_GRAPH: z.coerce.number().min(0).default(0.2),
   /**

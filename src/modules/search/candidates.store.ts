@@ -1,8 +1,10 @@
 /**
  * What the speaker- and time-aware signals read about the fused candidates (docs/retrieval.md,
- * "Speakers and times"): who said each memory and when it happened, in one statement.
+ * "Speakers and times"): who said each memory and when it happened, in one statement; and which
+ * only ask ("Questions state nothing").
  */
 import type { Queryable } from '../../platform/db/index.ts';
+import { MAY_ONLY_ASK_SQL, onlyAsks } from './asks-signal.ts';
 
 /**
  * A candidate's speaker (lowercased; null when unknown), its time (its `createdAt`, else when
@@ -47,4 +49,18 @@ export async function candidateFacts(
     [organizationId, ids],
   );
   return new Map(rows.map((r) => [r.id, { speaker: r.speaker, at: new Date(r.at), mentions: r.mentions ?? [] }]));
+}
+
+/**
+ * Which of `ids` only ask (asks-signal.ts): the statement returns the few whose content ends with a
+ * question mark, and `onlyAsks` reads their sentences.
+ */
+export async function askingMemories(db: Queryable, organizationId: string, ids: string[]): Promise<Set<string>> {
+  if (!ids.length) return new Set();
+  const rows = await db.query<{ id: string; content: string }>(
+    `SELECT m.id, m.content FROM memories m
+     WHERE m.organization_id = $1 AND m.id = ANY($2::text[]) AND ${MAY_ONLY_ASK_SQL}`,
+    [organizationId, ids],
+  );
+  return new Set(rows.filter((r) => onlyAsks(r.content)).map((r) => r.id));
 }

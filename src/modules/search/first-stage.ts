@@ -14,7 +14,8 @@ import { absentOf, fuse, type FusionWeights, type Retrieved } from './fusion.ts'
 import { graphContribution } from './graph-signal.ts';
 import type { SearchBody } from './search.schemas.ts';
 import { sessionNeighbours } from './neighbours.store.ts';
-import { candidateFacts } from './candidates.store.ts';
+import { askingMemories, candidateFacts } from './candidates.store.ts';
+import { askingWith, asksAboutAsking, withoutQuestions } from './asks-signal.ts';
 import { mayNameSomeone, namedSpeakerMatches, withBonus, type SpeakerHints } from './speaker-signal.ts';
 import { mentionMatches, timeMatches } from './time-match.ts';
 import { asksWhen, queryTimes } from './time-signal.ts';
@@ -35,6 +36,8 @@ export interface FirstStageDeps {
   speakerWeight?: number;
   /** Bonus of a candidate whose time falls in a time the query names, on the same scale (0 disables). */
   timeWeight?: number;
+  /** What a memory that only asks loses, on the same scale (0 disables; asks-signal.ts). */
+  asksWeight?: number;
   /** Recognises entities in queries for `enable_agentic_graph`. */
   extractor?: Extractor;
   graph: GraphReader;
@@ -113,16 +116,14 @@ export async function firstStage(
   const times = (deps.timeWeight ?? 0) > 0 ? queryTimes(body.query, new Date()) : [];
   const when = (deps.timeWeight ?? 0) > 0 && asksWhen(body.query);
   const anchors = fused.slice(0, Math.max(opts.keep, 50)).map((f) => f.id);
-  const [neighbours, facts] = await Promise.all([
+  const top = fused.slice(0, FACTS_DEPTH).map((f) => f.id);
+  const demoteQuestions = (deps.asksWeight ?? 0) > 0 && !asksAboutAsking(body.query);
+  const [neighbours, facts, askingTop] = await Promise.all([
     opts.neighbours && scope.userId ? sessionNeighbours(db, scope, anchors) : null,
     speakerWeight > 0 || times.length || when
-      ? candidateFacts(
-          db,
-          scope.organizationId,
-          fused.slice(0, FACTS_DEPTH).map((f) => f.id),
-          { mentions: times.length > 0 || when },
-        )
+      ? candidateFacts(db, scope.organizationId, top, { mentions: times.length > 0 || when })
       : null,
+    demoteQuestions ? askingMemories(db, scope.organizationId, top) : null,
   ]);
   // Loans come from the fused scores and the bonuses are added after them: a turn of the named
   // speaker, or of the named time, does not pass its bonus on to the turns beside it.
@@ -147,6 +148,8 @@ export async function firstStage(
       scores = withBonus(scores, new Set(dated), deps.timeWeight ?? 0);
     }
   }
+  // Which candidates only ask: the fused top, and the neighbours a loan may have lifted beside them.
+  if (askingTop) scores = withoutQuestions(scores, askingWith(askingTop, neighbours ?? []), deps.asksWeight ?? 0);
   const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, opts.keep);
   return {
     ranked,

@@ -3,6 +3,7 @@
  * memory comes before and after a candidate in its session or its user's timeline.
  */
 import type { Queryable } from '../../platform/db/index.ts';
+import { MAY_ONLY_ASK_SQL } from './asks-signal.ts';
 import type { SearchScope } from './search.store.ts';
 
 /** A memory's previous and next memory in its thread (session, or the user's timeline). */
@@ -10,6 +11,12 @@ export interface Neighbours {
   id: string;
   prev_id: string | null;
   next_id: string | null;
+  /**
+   * The neighbour's content when it may only ask (asks-signal.ts), else null: read here, in the
+   * row the thread lookup has already found, rather than by a statement of its own after this one.
+   */
+  prev_asks?: string | null;
+  next_asks?: string | null;
 }
 
 /**
@@ -54,22 +61,24 @@ export async function sessionNeighbours(db: Queryable, scope: SearchScope, ids: 
     ns = `AND m.namespace_id = $${params.length}`;
   }
   const alias = (cmp: '<' | '>') => (cmp === '<' ? 'p' : 'n');
+  const row = `m.id, CASE WHEN ${MAY_ONLY_ASK_SQL} THEN m.content END AS asks`;
   const session = (cmp: '<' | '>', dir: 'DESC' | 'ASC') => `LEFT JOIN LATERAL (
-      SELECT m.id FROM memories m
+      SELECT ${row} FROM memories m
       WHERE m.organization_id = c.organization_id AND m.user_id = c.user_id ${ns} AND ${inSession('m')}
         AND m.metadata->>'sessionId' = c.metadata->>'sessionId'
         AND (m.occurred_at, m.id) ${cmp} (c.occurred_at, c.id)
       ORDER BY m.occurred_at ${dir}, m.id ${dir} LIMIT 1) ${alias(cmp)} ON true`;
   const t = (x: string) => `coalesce(${x}.occurred_at, ${x}.created_at)`;
   const timeline = (cmp: '<' | '>', dir: 'DESC' | 'ASC') => `LEFT JOIN LATERAL (
-      SELECT m.id FROM memories m
+      SELECT ${row} FROM memories m
       WHERE m.organization_id = c.organization_id AND m.user_id = c.user_id AND ${onTimeline('m')}
         AND m.namespace_id IS NOT DISTINCT FROM c.namespace_id
         AND (${t('m')}, m.id) ${cmp} (${t('c')}, c.id)
         AND ${t('m')} ${cmp === '<' ? '>=' : '<='} ${t('c')} ${cmp === '<' ? '-' : '+'} $4::interval
       ORDER BY ${t('m')} ${dir}, m.id ${dir} LIMIT 1) ${alias(cmp)} ON true`;
   const branch = (joins: string, kind: string) =>
-    `SELECT c.id, p.id AS prev_id, n.id AS next_id FROM memories c ${joins}
+    `SELECT c.id, p.id AS prev_id, n.id AS next_id, p.asks AS prev_asks, n.asks AS next_asks
+     FROM memories c ${joins}
      WHERE c.id = ANY($1::text[]) AND c.organization_id = $2 AND c.user_id = $3 AND ${kind}`;
   return db.query(
     [

@@ -1,0 +1,59 @@
+/**
+ * Memories that only ask (docs/retrieval.md, "Questions state nothing"). A turn such as
+ * `Caroline said, "Wow! What got you into running?"` shares a question's words and shape with
+ * the query, so text overlap ranks it high, yet it states nothing a question could be answered
+ * with: on LoCoMo dev 5.5 % of the turns only ask, and 1.0 % of the evidence turns do. Such a
+ * memory loses `SEARCH_WEIGHT_ASKS` on the 0–1 fused scale, unless the query is itself about
+ * asking ("What did Jon ask about…").
+ */
+
+/** A transcript line `Name said, "…"` or `Name: …`, its words captured. */
+const WRAPPED = /^\s*[A-Z][\p{L}.'-]*(?: [A-Z][\p{L}.'-]*){0,2}(?: said,?|:)\s*["“]?([\s\S]*?)["”]?\s*$/u;
+/** A sentence this short ("Wow!", "Hey Mel!") is an interjection, not a statement. */
+const INTERJECTION_WORDS = 3;
+/**
+ * SQL: content that could only ask — it ends with a question mark (before closing quotes), and is
+ * short enough to be a turn. The rest of the test is `onlyAsks`, on these few.
+ */
+export const MAY_ONLY_ASK_SQL = `(length(m.content) <= 600 AND m.content ~ '\\?["”'')\\s]*$')`;
+
+/** True when every sentence of the memory's words is a question or an interjection. */
+export function onlyAsks(content: string): boolean {
+  const words = (WRAPPED.exec(content)?.[1] ?? content).trim();
+  if (!words.endsWith('?')) return false;
+  return words.split(/(?<=[.!?])\s+/).every((s) => s.endsWith('?') || s.split(/\s+/).length <= INTERJECTION_WORDS);
+}
+
+/** A query about what was asked keeps the questions where their words put them. */
+export function asksAboutAsking(query: string): boolean {
+  return /\b(?:ask(?:s|ed|ing)?|questions?|wonder(?:s|ed|ing)?|inquir\w*|enquir\w*)\b/i.test(query);
+}
+
+/**
+ * The memories that only ask: `top`'s (read by askingMemories) and the thread neighbours' whose
+ * content, read with the thread (neighbours.store.ts), only asks.
+ */
+export function askingWith(
+  top: Set<string>,
+  neighbours: {
+    prev_id: string | null;
+    next_id: string | null;
+    prev_asks?: string | null;
+    next_asks?: string | null;
+  }[],
+): Set<string> {
+  const out = new Set(top);
+  for (const n of neighbours) {
+    if (n.prev_id && n.prev_asks && onlyAsks(n.prev_asks)) out.add(n.prev_id);
+    if (n.next_id && n.next_asks && onlyAsks(n.next_asks)) out.add(n.next_id);
+  }
+  return out;
+}
+
+/** `scores` with each of `asking` lowered by `weight` (a new map; the others unchanged). */
+export function withoutQuestions(scores: Map<string, number>, asking: Set<string>, weight: number) {
+  if (weight <= 0 || asking.size === 0) return scores;
+  const out = new Map(scores);
+  for (const id of asking) if (out.has(id)) out.set(id, out.get(id)! - weight);
+  return out;
+}
