@@ -116,6 +116,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bm25: { k1: config.SEARCH_BM25_K1, b: config.SEARCH_BM25_B },
     candidates: config.SEARCH_CANDIDATES,
     neighbourWeight: config.SEARCH_NEIGHBOUR_WEIGHT,
+    neighbourHops: config.SEARCH_NEIGHBOUR_HOPS,
     speakerWeight: config.SEARCH_WEIGHT_SPEAKER,
     timeWeight: config.SEARCH_WEIGHT_TIME,
     asksWeight: config.SEARCH_WEIGHT_ASKS,

@@ -39,6 +39,8 @@ export interface StudySettings {
   candidates?: number;
   /** Session-neighbour loan (SEARCH_NEIGHBOUR_WEIGHT). */
   nb?: number;
+  /** 2: the turn beyond a neighbour borrows too (SEARCH_NEIGHBOUR_HOPS). */
+  hops?: 1 | 2;
   /** Named-speaker bonus (SEARCH_WEIGHT_SPEAKER). */
   speaker?: number;
   /** Named-time bonus (SEARCH_WEIGHT_TIME). */
@@ -104,6 +106,7 @@ export async function inProcessStack(opts: { databaseUrl?: string } = {}) {
       bm25: { k1: s.k1 ?? config.SEARCH_BM25_K1, b: s.b ?? config.SEARCH_BM25_B },
       candidates: s.candidates ?? config.SEARCH_CANDIDATES,
       neighbourWeight: s.nb ?? config.SEARCH_NEIGHBOUR_WEIGHT,
+      neighbourHops: s.hops ?? config.SEARCH_NEIGHBOUR_HOPS,
       speakerWeight: s.speaker ?? config.SEARCH_WEIGHT_SPEAKER,
       timeWeight: s.time ?? config.SEARCH_WEIGHT_TIME,
       asksWeight: s.asks ?? config.SEARCH_WEIGHT_ASKS,

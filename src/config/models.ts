@@ -55,6 +55,14 @@ export const modelFields = {
   SEARCH_CANDIDATES: int(100, 1),
   /** Share of a same-session neighbour's score a memory borrows (0 disables). */
   SEARCH_NEIGHBOUR_WEIGHT: z.coerce.number().min(0).max(1).default(0.75),
+  /** 2: the turn beyond a neighbour borrows the share squared too (docs/retrieval.md, "Conversation context"). */
+  SEARCH_NEIGHBOUR_HOPS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(2)
+    .default(2)
+    .transform((n) => n as 1 | 2),
   /**
    * Bonus of a memory said by a speaker the query names, on the 0–1 scale of the fused scores
    * (0 disables; docs/retrieval.md, "Speakers": chosen leave-one-conversation-out on LoCoMo dev).

@@ -32,6 +32,8 @@ export interface FirstStageDeps {
   candidates: number;
   /** Share of a session neighbour's score a memory borrows (0 disables). */
   neighbourWeight: number;
+  /** 2: the turn beyond a neighbour borrows too, the share squared (context.ts). */
+  neighbourHops?: 1 | 2;
   /** Bonus of a candidate said by a speaker the query names, on the 0–1 fused scale (0 disables). */
   speakerWeight?: number;
   /** Bonus of a candidate whose time falls in a time the query names, on the same scale (0 disables). */
@@ -127,7 +129,7 @@ export async function firstStage(
   ]);
   // Loans come from the fused scores and the bonuses are added after them: a turn of the named
   // speaker, or of the named time, does not pass its bonus on to the turns beside it.
-  if (neighbours) scores = withNeighbourContext(scores, neighbours, deps.neighbourWeight);
+  if (neighbours) scores = withNeighbourContext(scores, neighbours, deps.neighbourWeight, deps.neighbourHops ?? 1);
   if (facts) {
     if (speakerWeight > 0)
       opts.speakerHints?.saw(

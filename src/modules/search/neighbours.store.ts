@@ -17,6 +17,11 @@ export interface Neighbours {
    */
   prev_asks?: string | null;
   next_asks?: string | null;
+  /** The memory beyond each neighbour (two turns away), and its content when it may only ask. */
+  prev2_id?: string | null;
+  next2_id?: string | null;
+  prev2_asks?: string | null;
+  next2_asks?: string | null;
 }
 
 /**
@@ -61,23 +66,37 @@ export async function sessionNeighbours(db: Queryable, scope: SearchScope, ids: 
     ns = `AND m.namespace_id = $${params.length}`;
   }
   const alias = (cmp: '<' | '>') => (cmp === '<' ? 'p' : 'n');
+  // The two nearest memories on each side, nearest first: the neighbour and the one beyond it.
+  const nearestTwo = (inner: string, order: string, cmp: '<' | '>') => `LEFT JOIN LATERAL (
+      SELECT (array_agg(x.id ORDER BY ${order}))[1] AS id, (array_agg(x.id ORDER BY ${order}))[2] AS id2,
+             (array_agg(x.asks ORDER BY ${order}))[1] AS asks, (array_agg(x.asks ORDER BY ${order}))[2] AS asks2
+      FROM (${inner}) x) ${alias(cmp)} ON true`;
   const row = `m.id, CASE WHEN ${MAY_ONLY_ASK_SQL} THEN m.content END AS asks`;
-  const session = (cmp: '<' | '>', dir: 'DESC' | 'ASC') => `LEFT JOIN LATERAL (
-      SELECT ${row} FROM memories m
+  const session = (cmp: '<' | '>', dir: 'DESC' | 'ASC') =>
+    nearestTwo(
+      `SELECT ${row}, m.occurred_at AS t FROM memories m
       WHERE m.organization_id = c.organization_id AND m.user_id = c.user_id ${ns} AND ${inSession('m')}
         AND m.metadata->>'sessionId' = c.metadata->>'sessionId'
         AND (m.occurred_at, m.id) ${cmp} (c.occurred_at, c.id)
-      ORDER BY m.occurred_at ${dir}, m.id ${dir} LIMIT 1) ${alias(cmp)} ON true`;
+      ORDER BY m.occurred_at ${dir}, m.id ${dir} LIMIT 2`,
+      `x.t ${dir}, x.id ${dir}`,
+      cmp,
+    );
   const t = (x: string) => `coalesce(${x}.occurred_at, ${x}.created_at)`;
-  const timeline = (cmp: '<' | '>', dir: 'DESC' | 'ASC') => `LEFT JOIN LATERAL (
-      SELECT ${row} FROM memories m
+  const timeline = (cmp: '<' | '>', dir: 'DESC' | 'ASC') =>
+    nearestTwo(
+      `SELECT ${row}, ${t('m')} AS t FROM memories m
       WHERE m.organization_id = c.organization_id AND m.user_id = c.user_id AND ${onTimeline('m')}
         AND m.namespace_id IS NOT DISTINCT FROM c.namespace_id
         AND (${t('m')}, m.id) ${cmp} (${t('c')}, c.id)
         AND ${t('m')} ${cmp === '<' ? '>=' : '<='} ${t('c')} ${cmp === '<' ? '-' : '+'} $4::interval
-      ORDER BY ${t('m')} ${dir}, m.id ${dir} LIMIT 1) ${alias(cmp)} ON true`;
+      ORDER BY ${t('m')} ${dir}, m.id ${dir} LIMIT 2`,
+      `x.t ${dir}, x.id ${dir}`,
+      cmp,
+    );
   const branch = (joins: string, kind: string) =>
-    `SELECT c.id, p.id AS prev_id, n.id AS next_id, p.asks AS prev_asks, n.asks AS next_asks
+    `SELECT c.id, p.id AS prev_id, n.id AS next_id, p.id2 AS prev2_id, n.id2 AS next2_id,
+            p.asks AS prev_asks, n.asks AS next_asks, p.asks2 AS prev2_asks, n.asks2 AS next2_asks
      FROM memories c ${joins}
      WHERE c.id = ANY($1::text[]) AND c.organization_id = $2 AND c.user_id = $3 AND ${kind}`;
   return db.query(
