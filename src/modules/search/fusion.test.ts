@@ -111,3 +111,15 @@ it('neighbour context lends a share of a candidate’s score to its session neig
   assert.equal(out.get('x'), 0.9);
   assert.deepEqual(withNeighbourContext(fused, [{ id: 'q', prev_id: 'p', next_id: null }], 0), fused);
 });
+
+it('with two hops the memory beyond a neighbour borrows the share squared', () => {
+  const fused = new Map([
+    ['q', 1],
+    ['y', 0.1],
+  ]);
+  const thread = [{ id: 'q', prev_id: 'p', next_id: 'x', prev2_id: null, next2_id: 'y' }];
+  const out = withNeighbourContext(fused, thread, 0.5, 2);
+  assert.equal(out.get('x'), 0.5);
+  assert.equal(out.get('y'), 0.1 + 0.25);
+  assert.equal(withNeighbourContext(fused, thread, 0.5).get('y'), 0.1, 'one hop: only the neighbours');
+});

@@ -258,9 +258,17 @@ for (const store of testStores) {
       const tl = await sessionNeighbours(t.db, scope(await user('tl')), ids.tl);
       assert.deepEqual(tl.find((n) => n.id === ids.tl[0])?.next_id, ids.tl[1]);
       assert.deepEqual(tl.find((n) => n.id === ids.tl[1])?.prev_id, ids.tl[0]);
+      // Two turns away: the first filler, written right after the answer.
+      const [filler] = await t.db.query<{ id: string }>(
+        `SELECT m.id FROM memories m JOIN users u ON u.id = m.user_id WHERE u.external_id = 'tl' AND m.content = $1`,
+        ['Filler 0 about gardening.'],
+      );
+      assert.equal(tl.find((n) => n.id === ids.tl[0])?.next2_id, filler.id);
+      assert.equal(tl.find((n) => n.id === ids.tl[0])?.prev2_id, null);
       const tl2 = await sessionNeighbours(t.db, scope(await user('tl2')), ids.tl2);
       assert.equal(tl2.find((n) => n.id === ids.tl2[0])?.next_id, null, 'an hour apart: no thread');
       assert.equal(tl2.find((n) => n.id === ids.tl2[1])?.prev_id, null);
+      assert.equal(tl2.find((n) => n.id === ids.tl2[0])?.next2_id, null);
       // Another user's memories are never neighbours.
       assert.deepEqual(await sessionNeighbours(t.db, scope(await user('tl')), ids.tl2), []);
       // A batch of undated items is an import: none is another's neighbour; nor are a document's
