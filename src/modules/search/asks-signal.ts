@@ -12,10 +12,14 @@ const WRAPPED = /^\s*[A-Z][\p{L}.'-]*(?: [A-Z][\p{L}.'-]*){0,2}(?: said,?|:)\s*[
 /** A sentence this short ("Wow!", "Hey Mel!") is an interjection, not a statement. */
 const INTERJECTION_WORDS = 3;
 /**
- * SQL: content that could only ask — it ends with a question mark (before closing quotes), and is
- * short enough to be a turn. The rest of the test is `onlyAsks`, on these few.
+ * SQL: content that could only ask — short enough to be a turn, ending with a question mark
+ * (before closing quotes). The rest of the test is `onlyAsks`, on these few. The size first, in a
+ * CASE so that the planner cannot put the regular expression before it (it did: matching every
+ * abstract of a search over SciFact cost 1.2 ms), and as `octet_length`, which PostgreSQL reads
+ * from a stored value's header (`length` decompresses it); the expression reads only the tail.
  */
-export const MAY_ONLY_ASK_SQL = `(length(m.content) <= 600 AND m.content ~ '\\?["”'')\\s]*$')`;
+export const MAY_ONLY_ASK_SQL = `(CASE WHEN octet_length(m.content) <= 1200
+  THEN right(m.content, 12) ~ '\\?["”'')\\s]*$' ELSE false END)`;
 
 /** True when every sentence of the memory's words is a question or an interjection. */
 export function onlyAsks(content: string): boolean {
