@@ -94,9 +94,10 @@ for (const store of testStores) {
         return JSON.parse(res.body).data[0].memoryId as string;
       };
       const ids = [await add('Jon: How was the trip? Did you see the falls?'), await add('Jon: The trip was great.')];
-      assert.deepEqual([...(await askingMemories(t.db, t.orgId, ids))], [ids[0]]);
-      assert.equal((await askingMemories(t.db, 'org_of_someone_else', ids)).size, 0);
-      assert.equal((await askingMemories(t.db, t.orgId, [])).size, 0);
+      assert.deepEqual(await askingMemories(t.db, t.orgId, ids), { asking: new Set([ids[0]]), seen: true });
+      assert.deepEqual(await askingMemories(t.db, 'org_of_someone_else', ids), { asking: new Set(), seen: false });
+      assert.deepEqual(await askingMemories(t.db, t.orgId, [ids[1]]), { asking: new Set(), seen: false });
+      assert.deepEqual(await askingMemories(t.db, t.orgId, []), { asking: new Set(), seen: false });
       // Written one after the other, they are a thread: the question comes with its neighbour's row.
       const [{ user_id: userId }] = await t.db.query<{ user_id: string }>(
         'SELECT user_id FROM memories WHERE id = $1',

@@ -53,14 +53,19 @@ export async function candidateFacts(
 
 /**
  * Which of `ids` only ask (asks-signal.ts): the statement returns the few whose content ends with a
- * question mark, and `onlyAsks` reads their sentences.
+ * question mark, and `onlyAsks` reads their sentences. `seen`: any ended with one (a scope where
+ * none does skips the lookup for a while: absenceHints).
  */
-export async function askingMemories(db: Queryable, organizationId: string, ids: string[]): Promise<Set<string>> {
-  if (!ids.length) return new Set();
+export async function askingMemories(
+  db: Queryable,
+  organizationId: string,
+  ids: string[],
+): Promise<{ asking: Set<string>; seen: boolean }> {
+  if (!ids.length) return { asking: new Set(), seen: false };
   const rows = await db.query<{ id: string; content: string }>(
     `SELECT m.id, m.content FROM memories m
      WHERE m.organization_id = $1 AND m.id = ANY($2::text[]) AND ${MAY_ONLY_ASK_SQL}`,
     [organizationId, ids],
   );
-  return new Set(rows.filter((r) => onlyAsks(r.content)).map((r) => r.id));
+  return { asking: new Set(rows.filter((r) => onlyAsks(r.content)).map((r) => r.id)), seen: rows.length > 0 };
 }

@@ -16,7 +16,7 @@ import type { SearchBody } from './search.schemas.ts';
 import { sessionNeighbours } from './neighbours.store.ts';
 import { askingMemories, candidateFacts } from './candidates.store.ts';
 import { askingWith, asksAboutAsking, withoutQuestions } from './asks-signal.ts';
-import { mayNameSomeone, namedSpeakerMatches, withBonus, type SpeakerHints } from './speaker-signal.ts';
+import { mayNameSomeone, namedSpeakerMatches, withBonus, type AbsenceHints } from './speaker-signal.ts';
 import { mentionMatches, timeMatches } from './time-match.ts';
 import { asksWhen, queryTimes } from './time-signal.ts';
 import type { Bm25Params, SearchScope } from './search.store.ts';
@@ -75,7 +75,9 @@ export async function firstStage(
     neighbours: boolean;
     vector: (() => Promise<number[][]>) | null;
     /** Scopes known to have no speakers right now (speaker-signal.ts). */
-    speakerHints?: SpeakerHints;
+    speakerHints?: AbsenceHints;
+    /** Scopes known to have no memory ending with a question mark among their candidates (asks-signal.ts). */
+    questionHints?: AbsenceHints;
   },
 ): Promise<FirstStage> {
   const { db } = deps;
@@ -119,7 +121,8 @@ export async function firstStage(
   const when = (deps.timeWeight ?? 0) > 0 && asksWhen(body.query);
   const anchors = fused.slice(0, Math.max(opts.keep, 50)).map((f) => f.id);
   const top = fused.slice(0, FACTS_DEPTH).map((f) => f.id);
-  const demoteQuestions = (deps.asksWeight ?? 0) > 0 && !asksAboutAsking(body.query);
+  const demoteQuestions =
+    (deps.asksWeight ?? 0) > 0 && !asksAboutAsking(body.query) && !opts.questionHints?.skip(hintKey);
   const [neighbours, facts, askingTop] = await Promise.all([
     opts.neighbours && scope.userId ? sessionNeighbours(db, scope, anchors) : null,
     speakerWeight > 0 || times.length || when
@@ -151,7 +154,10 @@ export async function firstStage(
     }
   }
   // Which candidates only ask: the fused top, and the neighbours a loan may have lifted beside them.
-  if (askingTop) scores = withoutQuestions(scores, askingWith(askingTop, neighbours ?? []), deps.asksWeight ?? 0);
+  if (askingTop) {
+    opts.questionHints?.saw(hintKey, askingTop.seen);
+    scores = withoutQuestions(scores, askingWith(askingTop.asking, neighbours ?? []), deps.asksWeight ?? 0);
+  }
   const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, opts.keep);
   return {
     ranked,

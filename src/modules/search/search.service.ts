@@ -20,7 +20,7 @@ import { chooseProvider, type Available } from './providers.ts';
 import { rerankStage, type RerankStageDeps } from './rerank-stage.ts';
 import { rescaled, signalMultipliers, signalThresholds } from './rerank-shape.ts';
 import { feedbackRanked, type FeedbackBoosts } from './feedback-signal.ts';
-import { speakerHints } from './speaker-signal.ts';
+import { absenceHints } from './speaker-signal.ts';
 import { asOfDate, startFactAnswer, truthOf } from './truth-stage.ts';
 
 /** The first stage's dependencies (first-stage.ts), and what the rest of a search needs. */
@@ -67,7 +67,8 @@ export function createSearchService(deps: SearchDeps) {
   const { db } = deps;
   /** Query-log writes still in flight (awaited by close, before the store closes). */
   const logging = new Set<Promise<unknown>>();
-  const hints = speakerHints();
+  // Scopes without speakers, and without questions, among their candidates of late.
+  const hints = { speakers: absenceHints(), questions: absenceHints() };
   // The attribute examples in the query embedder's space, embedded by the first search that needs them.
   const examples = slotExamples(deps.embedders.primary, deps.embedders.secondary, deps.modelsCacheDir);
 
@@ -176,7 +177,8 @@ export function createSearchService(deps: SearchDeps) {
           keep: depth,
           neighbours: !!resolved?.neighbours,
           vector,
-          speakerHints: hints,
+          speakerHints: hints.speakers,
+          questionHints: hints.questions,
         });
         overrideNodes = first.overrideNodes;
         // The user's feedback moves the candidates, bounded (feedback-signal.ts), before anything reads the order;

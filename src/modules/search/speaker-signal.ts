@@ -64,14 +64,15 @@ export function withBonus(scores: Map<string, number>, matched: Set<string>, wei
 }
 
 /**
- * Scopes whose candidates had no speaker label when last looked up: their searches skip the
- * lookup for `ttlMs` (most memory stores have no speakers, and the lookup is a statement on every
- * search: ~1 ms at 10k memories). A scope that gains speakers is seen again after that long.
+ * Scopes whose candidates lacked something when last looked up — a speaker label (the speaker
+ * lookup), a memory ending with a question mark (asks-signal.ts): their searches skip that lookup
+ * for `ttlMs` (most memory stores have neither, and a lookup is a statement on every search: ~1 ms
+ * at 10k memories). A scope that gains them is seen again after that long.
  */
-export function speakerHints(ttlMs = 10 * 60_000, max = 10_000) {
+export function absenceHints(ttlMs = 10 * 60_000, max = 10_000) {
   const without = new Map<string, number>(); // scope key → skip until (ms)
   return {
-    /** Whether the scope's candidates had no speaker a moment ago. */
+    /** Whether the scope's candidates lacked it a moment ago. */
     skip(key: string, now = Date.now()): boolean {
       const until = without.get(key);
       if (until !== undefined && until > now) return true;
@@ -79,12 +80,12 @@ export function speakerHints(ttlMs = 10 * 60_000, max = 10_000) {
       return false;
     },
     /** What a lookup found. */
-    saw(key: string, anySpeaker: boolean, now = Date.now()): void {
+    saw(key: string, found: boolean, now = Date.now()): void {
       without.delete(key);
-      if (anySpeaker) return;
+      if (found) return;
       without.set(key, now + ttlMs);
       if (without.size > max) without.delete(without.keys().next().value!);
     },
   };
 }
-export type SpeakerHints = ReturnType<typeof speakerHints>;
+export type AbsenceHints = ReturnType<typeof absenceHints>;

@@ -9,7 +9,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, testStores, type TestApp } from '../../../test/harness.ts';
 import { post, searchContents } from '../../../test/memory-helpers.ts';
-import { mayNameSomeone, namedSpeakerMatches, speakerHints, withBonus } from './speaker-signal.ts';
+import { absenceHints, mayNameSomeone, namedSpeakerMatches, withBonus } from './speaker-signal.ts';
 import { candidateFacts } from './candidates.store.ts';
 
 describe('namedSpeakerMatches', () => {
@@ -59,7 +59,7 @@ describe('namedSpeakerMatches', () => {
     assert.ok(!mayNameSomeone('what did caroline research'));
   });
   it('remembers for a while that a scope has no speakers, and forgets it once one is seen', () => {
-    const hints = speakerHints(1000, 2);
+    const hints = absenceHints(1000, 2);
     assert.equal(hints.skip('a', 0), false);
     hints.saw('a', false, 0);
     assert.equal(hints.skip('a', 500), true);
