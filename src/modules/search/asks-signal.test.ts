@@ -45,8 +45,9 @@ describe('onlyAsks', () => {
     const got = askingWith(new Set(['a']), [
       { prev_id: 'p', next_id: 'n', prev_asks: 'Jon: Where to?', next_asks: null },
       { prev_id: 'x', next_id: null, prev_asks: 'Jon: Where to? We could drive.' },
+      { prev_id: null, next_id: 'y', next2_id: 'z', next2_asks: 'Ana said, "Really? When?"' },
     ]);
-    assert.deepEqual([...got].sort(), ['a', 'p']);
+    assert.deepEqual([...got].sort(), ['a', 'p', 'z']);
   });
 });
 

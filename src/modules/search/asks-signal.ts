@@ -33,24 +33,22 @@ export function asksAboutAsking(query: string): boolean {
   return /\b(?:ask(?:s|ed|ing)?|questions?|wonder(?:s|ed|ing)?|inquir\w*|enquir\w*)\b/i.test(query);
 }
 
+/** A thread row's neighbours on each side, one and two turns away (neighbours.store.ts). */
+const SIDES = ['prev', 'next', 'prev2', 'next2'] as const;
+type ThreadRow = Partial<Record<`${(typeof SIDES)[number]}_${'id' | 'asks'}`, string | null>>;
+
 /**
- * The memories that only ask: `top`'s (read by askingMemories) and the thread neighbours' whose
- * content, read with the thread (neighbours.store.ts), only asks.
+ * The memories that only ask: `top`'s (read by askingMemories) and the thread neighbours' — one or
+ * two turns away, any a loan may lift — whose content, read with the thread, only asks.
  */
-export function askingWith(
-  top: Set<string>,
-  neighbours: {
-    prev_id: string | null;
-    next_id: string | null;
-    prev_asks?: string | null;
-    next_asks?: string | null;
-  }[],
-): Set<string> {
+export function askingWith(top: Set<string>, neighbours: ThreadRow[]): Set<string> {
   const out = new Set(top);
-  for (const n of neighbours) {
-    if (n.prev_id && n.prev_asks && onlyAsks(n.prev_asks)) out.add(n.prev_id);
-    if (n.next_id && n.next_asks && onlyAsks(n.next_asks)) out.add(n.next_id);
-  }
+  for (const n of neighbours)
+    for (const side of SIDES) {
+      const id = n[`${side}_id`];
+      const asks = n[`${side}_asks`];
+      if (id && asks && onlyAsks(asks)) out.add(id);
+    }
   return out;
 }
 
