@@ -23,3 +23,25 @@ export async function searchContents(
   if (res.statusCode !== 200) throw new Error(`search failed: ${res.statusCode} ${res.body}`);
   return res.json().data.memories.map((m: { content: string }) => m.content);
 }
+
+/**
+ * Add a conversation's turns in one batch to each app, as transcripts store them
+ * (`Name said, "…"`), with `metadata.speaker` when `labelled`.
+ */
+export async function addTurns(
+  apps: TestApp[],
+  externalUserId: string,
+  turns: [speaker: string, text: string][],
+  opts: { labelled?: boolean } = {},
+): Promise<void> {
+  for (const app of apps) {
+    const res = await post(app, '/v1/memory/batch', {
+      memories: turns.map(([speaker, text]) => ({
+        content: `${speaker} said, "${text}"`,
+        external_user_id: externalUserId,
+        ...(opts.labelled ? { metadata: { speaker } } : {}),
+      })),
+    });
+    if (res.statusCode !== 200) throw new Error(`batch failed: ${res.statusCode} ${res.body}`);
+  }
+}

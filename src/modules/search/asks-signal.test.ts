@@ -6,8 +6,9 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, testStores, type TestApp } from '../../../test/harness.ts';
-import { post, searchContents } from '../../../test/memory-helpers.ts';
-import { askingWith, asksAboutAsking, onlyAsks, withoutQuestions } from './asks-signal.ts';
+import { addTurns, post, searchContents } from '../../../test/memory-helpers.ts';
+import { askingWith, asksAboutAsking, onlyAsks } from './asks-signal.ts';
+import { withBonus } from './speaker-signal.ts';
 import { askingMemories } from './candidates.store.ts';
 import { sessionNeighbours } from './neighbours.store.ts';
 
@@ -35,11 +36,11 @@ describe('onlyAsks', () => {
       ['q', 0.9],
       ['s', 0.8],
     ]);
-    const out = withoutQuestions(scores, new Set(['q', 'elsewhere']), 0.2);
+    const out = withBonus(scores, new Set(['q', 'elsewhere']), -0.2);
     assert.deepEqual([...out.keys()], ['q', 's'], 'no id added');
     assert.ok(Math.abs(out.get('q')! - 0.7) < 1e-12);
     assert.equal(out.get('s'), 0.8);
-    assert.equal(withoutQuestions(scores, new Set(['q']), 0), scores, 'weight 0: unchanged');
+    assert.equal(withBonus(scores, new Set(['q']), -0), scores, 'weight 0: unchanged');
   });
   it("adds the thread neighbours whose content only asks to the top's", () => {
     const got = askingWith(new Set(['a']), [
@@ -65,22 +66,14 @@ for (const store of testStores) {
     });
 
     it('ranks the turn that answers above the question that shares the query words', async () => {
-      const turns = [
+      const turns: [string, string][] = [
         ['Caroline', 'What do you do to destress after a long week? What helps you destress?'],
         ['Melanie', 'Running farther has been great for my headspace lately, I destress that way.'],
         ['Caroline', 'I started learning the piano this month.'],
         ['Melanie', 'The kids loved the dinosaur exhibit at the museum.'],
         ['Caroline', 'My support group meets on Tuesdays.'],
       ];
-      for (const app of [t, off]) {
-        const res = await post(app, '/v1/memory/batch', {
-          memories: turns.map(([speaker, text]) => ({
-            content: `${speaker} said, "${text}"`,
-            external_user_id: 'asks',
-          })),
-        });
-        assert.equal(res.statusCode, 200, res.body);
-      }
+      await addTurns([t, off], 'asks', turns);
       const question = { query: 'What do you do to destress?', external_user_id: 'asks' };
       assert.match((await searchContents(off, question))[0], /^Caroline said, "What do you do/);
       assert.match((await searchContents(t, question))[0], /^Melanie said, "Running farther/);

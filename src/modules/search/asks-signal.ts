@@ -3,7 +3,7 @@
  * `Caroline said, "Wow! What got you into running?"` shares a question's words and shape with
  * the query, so text overlap ranks it high, yet it states nothing a question could be answered
  * with: on LoCoMo dev 5.5 % of the turns only ask, and 1.0 % of the evidence turns do. Such a
- * memory loses `SEARCH_WEIGHT_ASKS` on the 0–1 fused scale, unless the query is itself about
+ * memory loses `SEARCH_WEIGHT_ASKS` on the 0–1 fused scale (withBonus, negated), unless the query is itself about
  * asking ("What did Jon ask about…").
  */
 
@@ -49,13 +49,5 @@ export function askingWith(top: Set<string>, neighbours: ThreadRow[]): Set<strin
       const asks = n[`${side}_asks`];
       if (id && asks && onlyAsks(asks)) out.add(id);
     }
-  return out;
-}
-
-/** `scores` with each of `asking` lowered by `weight` (a new map; the others unchanged). */
-export function withoutQuestions(scores: Map<string, number>, asking: Set<string>, weight: number) {
-  if (weight <= 0 || asking.size === 0) return scores;
-  const out = new Map(scores);
-  for (const id of asking) if (out.has(id)) out.set(id, out.get(id)! - weight);
   return out;
 }

@@ -15,7 +15,7 @@ import { graphContribution } from './graph-signal.ts';
 import type { SearchBody } from './search.schemas.ts';
 import { sessionNeighbours } from './neighbours.store.ts';
 import { askingMemories, candidateFacts } from './candidates.store.ts';
-import { askingWith, asksAboutAsking, withoutQuestions } from './asks-signal.ts';
+import { askingWith, asksAboutAsking } from './asks-signal.ts';
 import { mayNameSomeone, namedSpeakerMatches, withBonus, type AbsenceHints } from './speaker-signal.ts';
 import { mentionMatches, timeMatches } from './time-match.ts';
 import { asksWhen, queryTimes } from './time-signal.ts';
@@ -156,7 +156,7 @@ export async function firstStage(
   // Which candidates only ask: the fused top, and the neighbours a loan may have lifted beside them.
   if (askingTop) {
     opts.questionHints?.saw(hintKey, askingTop.seen);
-    scores = withoutQuestions(scores, askingWith(askingTop.asking, neighbours ?? []), deps.asksWeight ?? 0);
+    scores = withBonus(scores, askingWith(askingTop.asking, neighbours ?? []), -(deps.asksWeight ?? 0));
   }
   const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, opts.keep);
   return {

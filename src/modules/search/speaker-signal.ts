@@ -55,9 +55,12 @@ export function namedSpeakerMatches(query: string, speakers: Map<string, string>
   return new Set([...speakers].filter(([, s]) => named.has(s)).map(([id]) => id));
 }
 
-/** Scores with `weight` added to the matched candidates' (scores are 0–1 rescaled fused scores). */
+/**
+ * Scores with `weight` added to the matched candidates' (scores are 0–1 rescaled fused scores); a
+ * negative weight lowers them (a memory that only asks: asks-signal.ts). A new map; 0 changes nothing.
+ */
 export function withBonus(scores: Map<string, number>, matched: Set<string>, weight: number) {
-  if (weight <= 0 || matched.size === 0) return scores;
+  if (weight === 0 || matched.size === 0) return scores;
   const out = new Map(scores);
   for (const id of matched) if (out.has(id)) out.set(id, out.get(id)! + weight);
   return out;

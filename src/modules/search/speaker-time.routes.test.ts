@@ -8,7 +8,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, testStores, type TestApp } from '../../../test/harness.ts';
-import { post, searchContents } from '../../../test/memory-helpers.ts';
+import { addTurns, post, searchContents } from '../../../test/memory-helpers.ts';
 import { absenceHints, mayNameSomeone, namedSpeakerMatches, withBonus } from './speaker-signal.ts';
 import { candidateFacts } from './candidates.store.ts';
 
@@ -145,21 +145,14 @@ for (const store of testStores) {
     });
 
     it("ranks the named speaker's turn above the other speaker's turn that names them", async () => {
-      const turns = [
+      const turns: [string, string][] = [
         ['Melanie', 'Caroline, how is your research going, Caroline?'],
         ['Caroline', 'My research on adoption agencies is going well.'],
         ['Melanie', 'I went swimming with the kids today.'],
         ['Caroline', 'I love painting sunsets.'],
       ];
       const question = { query: 'What did Caroline research?', external_user_id: 'chat' };
-      for (const app of [t, off])
-        await post(app, '/v1/memory/batch', {
-          memories: turns.map(([speaker, text]) => ({
-            content: `${speaker} said, "${text}"`,
-            external_user_id: 'chat',
-            metadata: { speaker },
-          })),
-        });
+      await addTurns([t, off], 'chat', turns, { labelled: true });
       // Without the signal the question's words favour Melanie's turn (it names Caroline twice).
       assert.match((await searchContents(off, question))[0], /^Melanie said, "Caroline, how is/);
       assert.match((await searchContents(t, question))[0], /^Caroline said, "My research/);
