@@ -58,6 +58,8 @@ export async function nameSubjects(
          LIMIT 50) END AS texts
      FROM ranked r`,
     [organizationId, users, CHECKED_NAMES],
+    // Planned in ~1.2 ms, run in ~0.1 ms (a search's fact answer, a write's supersession): planned once per connection.
+    { prepared: true },
   );
   for (const r of rows) {
     const introduced = (r.texts ?? []).some((t) => introducedAsOther(t, r.name));

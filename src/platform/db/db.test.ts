@@ -93,6 +93,31 @@ for (const store of [...testStores, threaded]) {
       assert.deepEqual(row.a, ['x', 'y']);
       assert.deepEqual(row.j, { z: 1 });
     });
+
+    it('a prepared statement answers as an unprepared one, again and again, inside transactions too', async () => {
+      const sql = 'SELECT $1::int + n AS v FROM generate_series(1, $2::int) AS n ORDER BY n';
+      const plain = await db.query(sql, [10, 3]);
+      assert.deepEqual(
+        plain.map((r) => r.v),
+        [11, 12, 13],
+      );
+      // More calls than connections and than the five custom plans before a generic one.
+      const runs = await Promise.all(Array.from({ length: 24 }, (_, i) => db.query(sql, [i, 3], { prepared: true })));
+      runs.forEach((rows, i) =>
+        assert.deepEqual(
+          rows.map((r) => r.v),
+          [i + 1, i + 2, i + 3],
+        ),
+      );
+      const inTx = await db.transaction((tx) => tx.query(sql, [100, 2], { prepared: true }));
+      assert.deepEqual(
+        inTx.map((r) => r.v),
+        [101, 102],
+      );
+      // Another text is another statement, not the first one's plan under its name.
+      const [other] = await db.query('SELECT $1::text AS t', ['x'], { prepared: true });
+      assert.equal(other.t, 'x');
+    });
   });
 }
 

@@ -4,9 +4,17 @@
  */
 export type Row = Record<string, unknown>;
 
+export interface QueryOptions {
+  prepared?: boolean;
+}
+
 export interface Queryable {
-  /** Run one statement and return its rows. */
-  query<T extends object = Row>(sql: string, params?: unknown[]): Promise<T[]>;
+  /**
+   * Run one statement and return its rows. `prepared`: PostgreSQL keeps the statement prepared
+   * on each connection (named by its text) and plans it once there instead of on every call —
+   * for hot statements whose planning costs more than their execution. PGlite ignores it.
+   */
+  query<T extends object = Row>(sql: string, params?: unknown[], opts?: QueryOptions): Promise<T[]>;
   /** Run a script of several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
 }

@@ -1,9 +1,21 @@
 import pg from 'pg';
-import { SESSION_SETTINGS, type Db, type Queryable } from './db.ts';
+import { createHash } from 'node:crypto';
+import { SESSION_SETTINGS, type Db, type Queryable, type QueryOptions } from './db.ts';
 import { createPgListener } from './pg-listener.ts';
 
 // int8 as numbers, as on PGlite (counts and sums stay far below 2^53).
 pg.types.setTypeParser(20, (v) => Number(v));
+
+/** A prepared statement's name: its text's, so one text is one statement on every connection. */
+const names = new Map<string, string>();
+function statementName(sql: string): string {
+  let name = names.get(sql);
+  if (!name) {
+    name = `engram_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`;
+    if (names.size < 1000) names.set(sql, name);
+  }
+  return name;
+}
 
 /** PostgreSQL server store through a `pg` pool. */
 export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
@@ -20,8 +32,10 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
   // An idle client losing its connection must not crash the process.
   pool.on('error', () => {});
   const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({
-    async query<T extends object>(sql: string, params: unknown[] = []) {
-      const res = await c.query(sql, params);
+    async query<T extends object>(sql: string, params: unknown[] = [], opts?: QueryOptions) {
+      const res = opts?.prepared
+        ? await c.query({ name: statementName(sql), text: sql, values: params })
+        : await c.query(sql, params);
       return res.rows as T[];
     },
     async exec(sql: string) {
