@@ -78,8 +78,12 @@ export const modelFields = {
    * docs/retrieval.md, "Questions state nothing": chosen leave-one-conversation-out on LoCoMo dev).
    */
   SEARCH_WEIGHT_ASKS: z.coerce.number().min(0).max(1).default(0.2),
-  /** Fusion weight of the agentic-graph signal (searches with enable_agentic_graph: true). */
-  SEARCH_WEIGHT_GRAPH: z.coerce.number().min(0).default(0.2),
+  /**
+   * Fusion weight of the agentic-graph signal (searches with enable_agentic_graph: true), on the
+   * 0–1 fused scale: chosen leave-one-conversation-out on LoCoMo dev among 0.02–0.2 with SciFact
+   * and CoSQA checked beside it (docs/graph.md, "Measurements"); 0.2 put both below BM25 alone.
+   */
+  SEARCH_WEIGHT_GRAPH: z.coerce.number().min(0).default(0.05),
   /**
    * Entity and relationship extraction for the knowledge graph: `local` = compromise + rules,
    * offline; `llm` = an OpenAI-compatible chat-completions server (LLM_BASE_URL, LLM_MODEL).
