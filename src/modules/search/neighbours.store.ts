@@ -105,7 +105,7 @@ export async function sessionNeighbours(db: Queryable, scope: SearchScope, ids: 
       branch(`${timeline('<', 'DESC')} ${timeline('>', 'ASC')}`, onTimeline('c')),
     ].join(' UNION ALL '),
     params,
-    // Planning the four laterals costs ~2.5 ms on PostgreSQL, executing them ~1 ms: planned once per connection.
+    // Planning the four laterals cost more than running them (50 anchors: 5.9 → 2.6 ms prepared).
     { prepared: true },
   );
 }

@@ -20,8 +20,8 @@ export interface PgliteOptions {
   /** shared_buffers in MB (PostgreSQL's default 128 when unset); see PGLITE_SHARED_BUFFERS_MB. */
   sharedBuffersMb?: number;
   /**
-   * An in-memory store started from a data directory dumped by `dumpPglite` instead of a new
-   * cluster: initdb in WASM costs ~1.4 s, loading a dump ~0.3 s (the test suite's stores).
+   * An in-memory store (no `dataDir`) started from another's `dump()` instead of a new cluster:
+   * initdb in WASM costs ~1.4 s, loading a dump ~0.3 s (the test suite's stores).
    */
   snapshot?: Blob;
 }
@@ -30,6 +30,8 @@ export interface PgliteOptions {
 export type PgliteDb = Db & { dump(): Promise<Blob> };
 
 export async function openPglite(dataDir?: string, opts: PgliteOptions = {}): Promise<PgliteDb> {
+  if (dataDir && opts.snapshot)
+    throw new Error('openPglite: a snapshot starts an in-memory store, not a data directory');
   let release = () => {};
   let pgDir: string | undefined;
   if (dataDir) {
@@ -49,7 +51,7 @@ export async function openPglite(dataDir?: string, opts: PgliteOptions = {}): Pr
       extensions: { vector },
       parsers,
       startParams,
-      ...(opts.snapshot && !pgDir ? { loadDataDir: opts.snapshot } : {}),
+      ...(opts.snapshot ? { loadDataDir: opts.snapshot } : {}),
     });
   } catch (err) {
     release();
