@@ -68,14 +68,17 @@ let snapshot: Promise<Blob> | null = null;
  * A freshly migrated embedded store's data directory, as a tarball: a new cluster (initdb in
  * WASM) costs ~1.4 s and the migrations ~0.25 s, loading the tarball ~0.3 s, and the suite opens
  * about a hundred and fifty embedded stores, one process per file. Built once per migrations'
- * content and kept in .cache/ (written whole then renamed, so processes starting together never
- * read half a file); a process that finds none builds it.
+ * content and PGlite version and kept in .cache/ (written whole then renamed, so processes
+ * starting together never read half a file; older snapshots removed then); a process that finds
+ * none builds it.
  */
 function migratedSnapshot(): Promise<Blob> {
   snapshot ??= (async () => {
     const migrations = path.join(ROOT_DIR, 'migrations');
     const hash = createHash('sha256');
     for (const f of fs.readdirSync(migrations).sort()) hash.update(f).update(fs.readFileSync(path.join(migrations, f)));
+    // And the engine's version: another PGlite may not read an older one's data directory.
+    hash.update(fs.readFileSync(path.join(ROOT_DIR, 'node_modules/@electric-sql/pglite/package.json')));
     const file = path.join(SNAPSHOTS, `migrated-${hash.digest('hex').slice(0, 16)}.tar`);
     if (fs.existsSync(file)) return new Blob([fs.readFileSync(file)]);
     const db = await openPglite();
@@ -86,6 +89,9 @@ function migratedSnapshot(): Promise<Blob> {
       const tmp = `${file}.${process.pid}.tmp`;
       fs.writeFileSync(tmp, Buffer.from(await blob.arrayBuffer()));
       fs.renameSync(tmp, file);
+      for (const f of fs.readdirSync(SNAPSHOTS))
+        if (/^migrated-\w+\.tar$/.test(f) && f !== path.basename(file))
+          fs.rmSync(path.join(SNAPSHOTS, f), { force: true });
       return blob;
     } finally {
       await db.close();
