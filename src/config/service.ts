@@ -16,6 +16,12 @@ export const serviceFields = {
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
   DATABASE_POOL_SIZE: int(10, 1),
+  /**
+   * Hot statements prepared once per connection (docs/retrieval.md, "Prepared statements"). Off
+   * behind a transaction-mode pooler that does not track prepared statements (PgBouncer before
+   * 1.21, or its max_prepared_statements = 0): there a named statement can meet another connection.
+   */
+  DATABASE_PREPARED_STATEMENTS: bool.default(true),
   /** Value of the first organization key; generated and written to DATA_DIR when absent. */
   BOOTSTRAP_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   /** Operator credential of the admin API (`/admin/...`); the API is off (404) without it. */

@@ -3,9 +3,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { testStores, type TestStore } from '../../../test/harness.ts';
+import { scratchDatabase, testStores, type TestStore } from '../../../test/harness.ts';
 import { migrate, toVector, type Db } from './index.ts';
 import { openPgliteThread } from './pglite-thread.ts';
+import { openPostgres } from './postgres.ts';
 
 /** What servers run on PGlite (PGLITE_THREAD, the default): the store in a thread of its own. */
 const threaded = {
@@ -120,6 +121,28 @@ for (const store of [...testStores, threaded]) {
     });
   });
 }
+
+describe('Db [postgres] prepared statements', () => {
+  /** Statements prepared on the only connection of a one-connection pool, after a prepared query. */
+  async function preparedAfter(prepared: boolean | undefined): Promise<number> {
+    const scratch = await scratchDatabase();
+    const db = await openPostgres(scratch.url, 1, { prepared });
+    try {
+      await db.query('SELECT $1::int AS v', [1], { prepared: true });
+      await db.query('SELECT $1::int AS v', [2], { prepared: true });
+      const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_prepared_statements');
+      return row.n;
+    } finally {
+      await db.close();
+      await scratch.drop();
+    }
+  }
+
+  it('one named statement per text and connection by default; none with DATABASE_PREPARED_STATEMENTS off', async () => {
+    assert.equal(await preparedAfter(undefined), 1);
+    assert.equal(await preparedAfter(false), 0);
+  });
+});
 
 describe('Db [pglite thread] specifics', () => {
   it('reports PostgreSQL errors with their fields, and the store stays usable', async () => {

@@ -12,11 +12,13 @@ export { migrate } from './migrate.ts';
 /** Open the configured store (PostgreSQL when DATABASE_URL is set, else PGlite) and migrate it. */
 export async function openDb(
   config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DATABASE_POOL_SIZE'> &
-    Partial<Pick<Config, 'PGLITE_THREAD' | 'PGLITE_SHARED_BUFFERS_MB'>>,
+    Partial<Pick<Config, 'PGLITE_THREAD' | 'PGLITE_SHARED_BUFFERS_MB' | 'DATABASE_PREPARED_STATEMENTS'>>,
 ): Promise<Db> {
   const pglite = { sharedBuffersMb: config.PGLITE_SHARED_BUFFERS_MB };
   const db = config.DATABASE_URL
-    ? await openPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE)
+    ? await openPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE, {
+        prepared: config.DATABASE_PREPARED_STATEMENTS,
+      })
     : config.PGLITE_THREAD === false
       ? await openPglite(config.DATA_DIR, pglite)
       : await openPgliteThread(config.DATA_DIR, pglite);

@@ -18,7 +18,8 @@ function statementName(sql: string): string {
 }
 
 /** PostgreSQL server store through a `pg` pool. */
-export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
+export async function openPostgres(url: string, poolSize = 10, opts: { prepared?: boolean } = {}): Promise<Db> {
+  const prepare = opts.prepared !== false;
   // Connections are kept, not closed after pg-pool's default 10 s idle: a new server process
   // pays ~50 ms for its first statements (catalogs, the pgvector library, shared-buffer page
   // tables), and a search that met a fresh connection had that in its latency (bench:search
@@ -32,10 +33,11 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
   // An idle client losing its connection must not crash the process.
   pool.on('error', () => {});
   const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({
-    async query<T extends object>(sql: string, params: unknown[] = [], opts?: QueryOptions) {
-      const res = opts?.prepared
-        ? await c.query({ name: statementName(sql), text: sql, values: params })
-        : await c.query(sql, params);
+    async query<T extends object>(sql: string, params: unknown[] = [], options?: QueryOptions) {
+      const res =
+        prepare && options?.prepared
+          ? await c.query({ name: statementName(sql), text: sql, values: params })
+          : await c.query(sql, params);
       return res.rows as T[];
     },
     async exec(sql: string) {
