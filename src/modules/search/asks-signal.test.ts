@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { startApp, testStores, type TestApp } from '../../../test/harness.ts';
 import { addTurns, post, searchContents } from '../../../test/memory-helpers.ts';
 import { askingWith, asksAboutAsking, onlyAsks } from './asks-signal.ts';
-import { withBonus } from './speaker-signal.ts';
+import { withBonus } from './signal-tools.ts';
 import { askingMemories } from './candidates.store.ts';
 import { sessionNeighbours } from './neighbours.store.ts';
 

@@ -3,8 +3,8 @@
  * `Caroline said, "Wow! What got you into running?"` shares a question's words and shape with
  * the query, so text overlap ranks it high, yet it states nothing a question could be answered
  * with: on LoCoMo dev 5.5 % of the turns only ask, and 1.0 % of the evidence turns do. Such a
- * memory loses `SEARCH_WEIGHT_ASKS` on the 0–1 fused scale (withBonus, negated), unless the query is itself about
- * asking ("What did Jon ask about…").
+ * memory loses `SEARCH_WEIGHT_ASKS` on the 0–1 fused scale (signal-tools.ts withBonus, negated),
+ * unless the query is itself about asking ("What did Jon ask about…").
  */
 
 /** A transcript line `Name said, "…"` or `Name: …`, its words captured. */

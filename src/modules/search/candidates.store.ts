@@ -54,7 +54,7 @@ export async function candidateFacts(
 /**
  * Which of `ids` only ask (asks-signal.ts): the statement returns the few whose content ends with a
  * question mark, and `onlyAsks` reads their sentences. `seen`: any ended with one (a scope where
- * none does skips the lookup for a while: absenceHints).
+ * none does skips the lookup for a while: signal-tools.ts absenceHints).
  */
 export async function askingMemories(
   db: Queryable,

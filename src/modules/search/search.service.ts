@@ -20,7 +20,7 @@ import { chooseProvider, type Available } from './providers.ts';
 import { rerankStage, type RerankStageDeps } from './rerank-stage.ts';
 import { rescaled, signalMultipliers, signalThresholds } from './rerank-shape.ts';
 import { feedbackRanked, type FeedbackBoosts } from './feedback-signal.ts';
-import { absenceHints } from './speaker-signal.ts';
+import { absenceHints } from './signal-tools.ts';
 import { asOfDate, startFactAnswer, truthOf } from './truth-stage.ts';
 
 /** The first stage's dependencies (first-stage.ts), and what the rest of a search needs. */

@@ -9,7 +9,8 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, testStores, type TestApp } from '../../../test/harness.ts';
 import { addTurns, post, searchContents } from '../../../test/memory-helpers.ts';
-import { absenceHints, mayNameSomeone, namedSpeakerMatches, withBonus } from './speaker-signal.ts';
+import { mayNameSomeone, namedSpeakerMatches } from './speaker-signal.ts';
+import { absenceHints, withBonus } from './signal-tools.ts';
 import { candidateFacts } from './candidates.store.ts';
 
 describe('namedSpeakerMatches', () => {
