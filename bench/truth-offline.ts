@@ -10,11 +10,13 @@
  *   fact answer           share of current-value questions whose replayed answer (the newest
  *                         statement of that attribute and subject not retired) is the chain's end
  *   false / missed        supersession as bench:updates counts it
- * It is a development aid: `bench:updates` through HTTP is the measurement. Only the dev set
- * should steer a change; TRUTH_SETS=dev (the default) prints nothing of the heldout one.
+ * It is a development aid: `bench:updates` through HTTP is the measurement. Only dev and dev2 (a
+ * third set of wordings, fact-kinds-dev2.ts, generated apart with the next seed) should steer a
+ * change — dev alone is saturated, having been built on; TRUTH_SETS=dev (the default) prints
+ * nothing of the heldout one.
  *
- *   npx tsx bench/truth-offline.ts            TRUTH_SETS=dev,heldout npx tsx bench/truth-offline.ts
- *   TRUTH_MISSES=20 …                          prints that many dev misses of each table
+ *   npx tsx bench/truth-offline.ts            TRUTH_SETS=dev,dev2,heldout npx tsx bench/truth-offline.ts
+ *   TRUTH_MISSES=20 …                          prints that many dev and dev2 misses of each table
  *   TRUTH_KINDS=1 …                            the statement attribute per kind of chain too
  */
 import { loadConfig } from '../src/config.ts';
@@ -31,7 +33,7 @@ import {
   sameSubjects,
 } from '../src/modules/memories/facts.owner.ts';
 import type { Fact } from '../src/modules/memories/facts.ts';
-import { factChains } from './lib/fact-chains.ts';
+import { factChains, type FactData } from './lib/fact-chains.ts';
 
 const SETS = (process.env.TRUTH_SETS || 'dev').split(',');
 const MISSES = Number(process.env.TRUTH_MISSES || 0);
@@ -54,11 +56,44 @@ const ATTRIBUTE: Record<string, string> = {
   language: 'tool:language',
 };
 
-const data = factChains({
+const shape = {
   chains: Number(process.env.UPDATES_CHAINS || 320),
   users: Number(process.env.UPDATES_USERS || 27),
   seed: Number(process.env.UPDATES_SEED || 22),
-});
+};
+// dev2 (fact-kinds-dev2.ts) is generated apart, its users after the others' (no user holds two
+// chains of one kind).
+const data = [
+  ...(SETS.some((s) => s !== 'dev2') ? [factChains(shape)] : []),
+  ...(SETS.includes('dev2') ? [factChains({ ...shape, seed: shape.seed + 1, wordings: 'dev2' })] : []),
+].reduce(merged);
+
+function merged(a: FactData, b: FactData): FactData {
+  const users = a.users.length;
+  const chains = a.chains.length;
+  const key = (k: string) => k.replace(/^u(\d+)/, (_, u: string) => `u${Number(u) + users}`);
+  return {
+    users: [...a.users, ...b.users],
+    chains: [
+      ...a.chains,
+      ...b.chains.map((c) => ({ ...c, id: c.id + chains, user: c.user + users, steps: c.steps.map(key) })),
+    ],
+    memories: [
+      ...a.memories,
+      ...b.memories.map((m) => ({
+        ...m,
+        key: key(m.key),
+        user: m.user + users,
+        chain: m.chain + chains,
+        supersededBy: m.supersededBy.map(key),
+      })),
+    ],
+    questions: [
+      ...a.questions,
+      ...b.questions.map((q) => ({ ...q, user: q.user + users, chain: q.chain + chains, expected: key(q.expected) })),
+    ],
+  };
+}
 const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn' });
 const configured = embeddersFromConfig(config);
 const { primary, secondary } = configured.index;
@@ -124,7 +159,7 @@ const count = (metric: string, set: string, hit: boolean, miss?: () => string) =
   if (hit) x.hits++;
   t.set(set, x);
   // A false supersession is listed when it happens (its "hit" is the failure).
-  if ((metric === 'false supersession' ? hit : !hit) && miss && set === 'dev')
+  if ((metric === 'false supersession' ? hit : !hit) && miss && (set === 'dev' || set === 'dev2'))
     (misses.get(metric) ?? misses.set(metric, []).get(metric)!).push(miss());
 };
 
@@ -190,19 +225,19 @@ current.forEach((q, i) => {
 });
 
 const sets = SETS;
-console.log(`${'metric (%)'.padEnd(24)}${sets.map((s) => s.padStart(10)).join('')}`);
+console.log(`${'metric (%)'.padEnd(24)}${sets.map((s) => s.padStart(12)).join('')}`);
 for (const [metric, t] of tallies)
   console.log(
     `${metric.padEnd(24)}${sets
       .map((s) => {
         const x = t.get(s);
-        return (x && x.n ? `${((100 * x.hits) / x.n).toFixed(1)} /${x.n}` : '-').padStart(10);
+        return (x && x.n ? `${((100 * x.hits) / x.n).toFixed(1)} /${x.n}` : '-').padStart(12);
       })
       .join('')}`,
   );
 if (MISSES)
   for (const [metric, xs] of misses) {
-    console.log(`\n${metric}: ${xs.length} dev misses`);
+    console.log(`\n${metric}: ${xs.length} dev/dev2 misses`);
     for (const x of xs.slice(0, MISSES)) console.log(`  ${x}`);
   }
 

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { factChains, KINDS } from './fact-chains.ts';
+import { DEV2 } from './fact-kinds-dev2.ts';
 
 const opts = { chains: 320, users: 27, seed: 22 };
 const data = factChains(opts);
@@ -26,6 +27,21 @@ describe('fact chains', () => {
       for (const t of Object.values(k.heldout).flat()) assert.ok(!dev.has(t), `${k.kind}: ${t} in both sets`);
       for (const w of [k.dev, k.heldout]) assert.ok(w.first.length >= 6 && w.update.length >= 6, k.kind);
     }
+  });
+
+  it('has dev2 wordings for every kind, nearly all its own, generated apart', () => {
+    // Written blind, dev2 shares only the plainest wordings with the others ("I live in {v}.").
+    let shared = 0;
+    let all = 0;
+    for (const k of KINDS) {
+      const w = DEV2[k.kind];
+      assert.ok(w && w.first.length >= 6 && w.update.length >= 6, k.kind);
+      const seen = new Set([...Object.values(k.dev).flat(), ...Object.values(k.heldout).flat()]);
+      for (const t of Object.values(w).flat()) [shared, all] = [shared + (seen.has(t) ? 1 : 0), all + 1];
+    }
+    assert.ok(shared < 0.1 * all, `${shared} of ${all} dev2 wordings in another set`);
+    const dev2 = factChains({ ...opts, wordings: 'dev2' });
+    assert.ok(dev2.chains.every((c) => c.set === 'dev2') && dev2.memories.every((m) => m.set === 'dev2'));
   });
 
   it('gives every question an existing expected memory, of its own user and chain', () => {

@@ -3,7 +3,9 @@
  * employer, diet, ...) stated, then changed 1-4 times, months apart; plus distractors that mention
  * the attribute without changing the user's value (another person's, a childhood one, a visit, a
  * wish) and everyday memories. Each chain draws all its wordings from one template set, dev or
- * heldout, so a detector tuned on dev wordings can be measured on wordings it has not seen.
+ * heldout, so a detector tuned on dev wordings can be measured on wordings it has not seen; with
+ * `wordings: 'dev2'` every chain takes the third set instead (fact-kinds-dev2.ts), for development
+ * once dev is saturated (bench/truth-offline.ts).
  *
  * Deterministic for a seed. Memory and question keys are local ("u3.m12"); the bench maps them to
  * server ids. Keys, kinds and sets are never sent to the server: it sees the content and createdAt.
@@ -14,7 +16,8 @@ import { LIFE_KINDS } from './fact-kinds-life.ts';
 import { car, commute, editor } from './fact-kinds-more.ts';
 import { TASTE_KINDS } from './fact-kinds-tastes.ts';
 import { WORK_KINDS } from './fact-kinds-work.ts';
-import type { AttributeKind, TemplateSet } from './fact-template.ts';
+import { DEV2 } from './fact-kinds-dev2.ts';
+import type { AttributeKind, WordingSet } from './fact-template.ts';
 
 export const KINDS: AttributeKind[] = [...LIFE_KINDS, commute, ...WORK_KINDS, editor, ...TASTE_KINDS, car];
 
@@ -24,7 +27,7 @@ export interface FactMemory {
   content: string;
   /** ISO time the remembered thing was said (metadata.createdAt). */
   createdAt: string;
-  set: TemplateSet;
+  set: WordingSet;
   /** The chain it belongs to or was generated alongside (distractors have one too, for the set). */
   chain: number;
   /** chain: a step of the chain; attribute: mentions the kind without changing it; everyday: neither. */
@@ -38,7 +41,7 @@ export interface FactMemory {
 export interface FactQuestion {
   user: number;
   chain: number;
-  set: TemplateSet;
+  set: WordingSet;
   query: string;
   /** current: about the value now; past: about the value at asOf. */
   kind: 'current' | 'past';
@@ -51,7 +54,7 @@ export interface FactChain {
   id: number;
   user: number;
   kind: string;
-  set: TemplateSet;
+  set: WordingSet;
   /** Keys of its memories, oldest first. */
   steps: string[];
 }
@@ -80,7 +83,7 @@ function fill(template: string, slots: Record<string, string>): string {
 }
 
 /** Build `chains` chains over `users` users; each user holds at most one chain per kind. */
-export function factChains(opts: { chains: number; users: number; seed: number }): FactData {
+export function factChains(opts: { chains: number; users: number; seed: number; wordings?: 'dev2' }): FactData {
   const { chains, users, seed } = opts;
   // Two chains of one kind for one user would contradict each other (which city is current?).
   if (Math.ceil(chains / users) > KINDS.length)
@@ -123,8 +126,9 @@ export function factChains(opts: { chains: number; users: number; seed: number }
   for (let c = 0; c < chains; c++) {
     const user = c % users;
     const kind = kindOrder[user][Math.floor(c / users)];
-    const set: TemplateSet = r() < 0.5 ? 'dev' : 'heldout';
-    const w = kind[set];
+    const drawn = r() < 0.5 ? 'dev' : 'heldout';
+    const set: WordingSet = opts.wordings ?? drawn;
+    const w = set === 'dev2' ? DEV2[kind.kind] : kind[drawn];
     const name = data.users[user];
     const n = 2 + int(4); // 2-5 memories: 1-4 changes
     const values = distinct(kind.values, n);
@@ -171,7 +175,7 @@ export function factChains(opts: { chains: number; users: number; seed: number }
       );
     }
     add({ user, createdAt: anyDate(), set, chain: c, role: 'everyday', shouldBeCurrent: true, supersededBy: [] }, () =>
-      fill(any(EVERYDAY[set]), { friend: any(FRIENDS), day: any(DAYS), thing: any(THINGS) }),
+      fill(any(EVERYDAY[set === 'dev2' ? 'dev' : set]), { friend: any(FRIENDS), day: any(DAYS), thing: any(THINGS) }),
     );
 
     const last = steps[n - 1];

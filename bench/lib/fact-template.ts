@@ -9,6 +9,12 @@
 /** Dev wordings may be looked at while building a detector; heldout ones are for measuring it. */
 export type TemplateSet = 'dev' | 'heldout';
 export const TEMPLATE_SETS: TemplateSet[] = ['dev', 'heldout'];
+/**
+ * dev2 (fact-kinds-dev2.ts): a third set, written without sight of the other two or of the
+ * detector's examples, to steer a change once dev is saturated; generated on its own
+ * (`factChains({ wordings: 'dev2' })`), never mixed into bench:updates' two sets.
+ */
+export type WordingSet = TemplateSet | 'dev2';
 
 /** The wordings of one attribute kind in one template set. */
 export interface Wording {
