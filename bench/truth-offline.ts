@@ -18,11 +18,14 @@
  *   npx tsx bench/truth-offline.ts            TRUTH_SETS=dev,dev2,heldout npx tsx bench/truth-offline.ts
  *   TRUTH_MISSES=20 …                          prints that many dev and dev2 misses of each table
  *   TRUTH_KINDS=1 …                            the statement attribute per kind of chain too
+ *   TRUTH_WHY=1 …                              fact-answer misses by their first cause
  */
 import { loadConfig } from '../src/config.ts';
 import { embeddersFromConfig } from '../src/platform/models/index.ts';
-import { QUESTION_SLOT, questionSubject, selfNamesOf, slotExamples, slotOf } from '../src/modules/memories/index.ts';
+import { questionSlot, questionSubject, selfNamesOf, slotExamples } from '../src/modules/memories/index.ts';
 import { claimsOf } from '../src/modules/memories/facts.claims.ts';
+import { SLOT, slotOf } from '../src/modules/memories/facts.classify.ts';
+import { statesCurrent } from '../src/modules/memories/facts.ts';
 import { retires } from '../src/modules/memories/truth.detect.ts';
 import {
   introducedAsOther,
@@ -41,6 +44,8 @@ const MISSES = Number(process.env.TRUTH_MISSES || 0);
 const KINDS = process.env.TRUTH_KINDS === '1';
 /** TRUTH_OWNER=0: without the owner's name (facts.owner.ts), to compare. */
 const OWNER = process.env.TRUTH_OWNER !== '0';
+/** TRUTH_WHY=1: fact-answer misses counted by their first cause. */
+const WHY = process.env.TRUTH_WHY === '1';
 const ATTRIBUTE: Record<string, string> = {
   city: 'residence',
   partner: 'partner',
@@ -98,6 +103,7 @@ const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn' });
 const configured = embeddersFromConfig(config);
 const { primary, secondary } = configured.index;
 const examples = await slotExamples(primary, secondary ?? null, config.MODELS_CACHE_DIR)();
+if (process.env.TRUTH_SLOT) Object.assign(SLOT, JSON.parse(process.env.TRUTH_SLOT));
 // bench:updates names its users `updates-A-<n>`: the writer's names come from that external id.
 const external = (u: number) => `updates-A-${u}`;
 
@@ -195,7 +201,7 @@ const current = data.questions.filter((q) => q.kind === 'current');
 const qVectors = await vectorsOf(current.map((q) => q.query));
 current.forEach((q, i) => {
   const chain = data.chains[q.chain];
-  const slot = slotOf(qVectors[i], examples, QUESTION_SLOT);
+  const slot = questionSlot(q.query, qVectors[i], examples);
   const subject = slot ? questionSubject(q.query, selfNamesOf(external(q.user))) : null;
   count('question attribute', q.set, slot === ATTRIBUTE[chain.kind], () => `${chain.kind}: ${q.query} → ${slot}`);
   const owner = owners.get(q.user) ?? null;
@@ -216,13 +222,35 @@ current.forEach((q, i) => {
   let stating = statedBy(subject ? sameSubjects(subject, owner, unknown) : []);
   if (!stating.length && fallback && OWNER) stating = statedBy(fallback);
   const stated = stating.filter((m) => !retiredBy.has(m.key)).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  const hit = stated[0]?.key === q.expected;
   count(
     'fact answer',
     q.set,
-    stated[0]?.key === q.expected,
+    hit,
     () => `${q.query} → ${stated[0]?.content ?? '(none)'} | want ${byKey.get(q.expected)!.content}`,
   );
+  if (WHY && !hit) count(`  miss: ${whyMissed(q, slot, stated[0]?.key)}`, q.set, true);
 });
+
+/** Why a current-value question's replayed answer missed: the first cause on the way. */
+function whyMissed(q: (typeof current)[number], slot: string | null, got: string | undefined): string {
+  const want = ATTRIBUTE[data.chains[q.chain].kind];
+  if (slot !== want) return slot ? 'question: other attribute' : 'question: no attribute';
+  const m = byKey.get(q.expected)!;
+  const i = data.memories.indexOf(m);
+  const cs = claims.get(m.key)!;
+  if (retiredBy.has(m.key)) return 'answer retired';
+  if (!cs.some((c) => c.slot === want)) {
+    if (!statesCurrent(m.content)) return 'statement: not a current state';
+    const meaning = slotOf(memVectors[i], examples);
+    return meaning
+      ? `statement: meaning ${meaning === want ? 'right, dropped' : 'another attribute'}`
+      : 'statement: no attribute';
+  }
+  if (!cs.some((c) => c.slot === want && (c.subject === 'self' || c.subject === owners.get(q.user))))
+    return 'statement: other subject';
+  return got ? 'a newer or other memory answers' : 'no answer';
+}
 
 const sets = SETS;
 console.log(`${'metric (%)'.padEnd(24)}${sets.map((s) => s.padStart(12)).join('')}`);
@@ -231,6 +259,7 @@ for (const [metric, t] of tallies)
     `${metric.padEnd(24)}${sets
       .map((s) => {
         const x = t.get(s);
+        if (metric.startsWith('  miss:')) return String(x?.n ?? 0).padStart(12);
         return (x && x.n ? `${((100 * x.hits) / x.n).toFixed(1)} /${x.n}` : '-').padStart(12);
       })
       .join('')}`,

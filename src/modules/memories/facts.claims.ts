@@ -5,6 +5,7 @@
  * (truth.ts) compares claims of the same subject and attribute.
  */
 import { readFacts, sentenceSubject, statesCurrent, type Fact } from './facts.ts';
+import { OTHERS_STATE, speakerOf } from './facts.subject.ts';
 
 /** The reader's attribute names folded onto the classifier's. */
 const TASTES: [RegExp, string][] = [
@@ -46,6 +47,7 @@ export function claimsOf(content: string, opts: { selfNames?: string[]; slot?: s
   // ("usual order is an oat milk cortado" is not also "cortado").
   const facts: Fact[] = read
     .filter((f) => !f.family || !read.some((g) => !g.family && g.subject === f.subject && g.slot === f.slot))
+    .filter((f) => !othersAfter(content, f, opts.selfNames))
     .map(({ ambiguous: _, family: __, ...f }) => f);
   // The meaning's attribute joins unless the words already stated another one.
   if (opts.slot && statesCurrent(content) && !facts.some((f) => f.slot !== opts.slot && f.slot !== '*')) {
@@ -57,10 +59,25 @@ export function claimsOf(content: string, opts: { selfNames?: string[]; slot?: s
       /^my (?:boyfriend|girlfriend|partner|wife|husband|spouse|fianc)/.test(subject)
     )
       subject = 'self';
+    // "Cooked tacos for my neighbour, it's their favourite": near food, but the neighbour's.
+    if (subject && OTHERS_STATE.test(content)) subject = null;
     if (subject && !facts.some((f) => f.subject === subject && f.slot === opts.slot))
       facts.push({ subject, slot: opts.slot, value: SOME_VALUE, negated: false });
   }
   return facts;
+}
+
+/**
+ * A writer's fact whose value comes after another person's state begins ("Gave my neighbour
+ * directions to their office by bus"): the value is theirs. Before it, it stays the writer's
+ * ("I take the bus, unlike my sister, who drives").
+ */
+function othersAfter(content: string, f: Fact, selfNames: string[] = []): boolean {
+  const other = OTHERS_STATE.exec(content);
+  if (!other || !f.value) return false;
+  const writer = speakerOf(content).speaker ?? 'self';
+  if (f.subject !== writer && !selfNames.includes(f.subject)) return false;
+  return content.toLowerCase().indexOf(f.value, other.index) >= 0;
 }
 
 /** Does `newer` (stated later) make `older` no longer so? */

@@ -32,7 +32,7 @@ interface Space {
   model: string;
   vectors: number[][];
 }
-interface Examples {
+export interface Examples {
   slots: string[];
   /** Which examples are questions (compared with questions only). */
   questions: boolean[];
@@ -52,7 +52,15 @@ export interface Vectors {
   secondary?: { model: string; vector: number[] } | null;
 }
 
-type At = { k: number; min: number; mixed: number; share: number; questions: boolean };
+type At = {
+  k: number;
+  min: number;
+  mixed: number;
+  share: number;
+  questions: boolean;
+  /** Only these attributes' examples vote (a question that names several; facts.questions.ts). */
+  only?: string[];
+};
 
 /**
  * The attribute of `v` among `examples`, or null. With both embedders, a statement's attribute
@@ -68,7 +76,7 @@ export function slotOf(v: Vectors, examples: Examples, at: At = SLOT) {
       : null;
   const similarity = (withSecondary: boolean) =>
     examples.primary.vectors.flatMap((e, i) =>
-      examples.questions[i] && !at.questions
+      (examples.questions[i] && !at.questions) || (at.only && !at.only.includes(examples.slots[i]))
         ? []
         : [
             {

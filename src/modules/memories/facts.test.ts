@@ -4,6 +4,7 @@ import { readFacts, statesCurrent } from './facts.ts';
 import { claimsOf, contradicts } from './facts.claims.ts';
 import { mayBeOwner, ownerName, ownSubject, sameSubjects } from './facts.owner.ts';
 import { slotOf } from './facts.classify.ts';
+import { namedAttributes } from './facts.questions.ts';
 
 const read = (text: string, selfNames: string[] = []) =>
   readFacts(text, { selfNames })
@@ -195,5 +196,62 @@ describe('facts: "train" as a verb', () => {
     assert.deepEqual(commute('I train at the Fitness First gym on Main Street.'), []);
     assert.deepEqual(commute('We train every Tuesday.'), []);
     assert.deepEqual(commute('I want to train harder.'), []);
+  });
+});
+
+describe('facts: states that are another person’s, and events about a topic', () => {
+  const claims = (text: string, slot: string | null) =>
+    claimsOf(text, { slot }).map((f) => `${f.subject}|${f.slot}|${f.value}${f.negated ? '|not' : ''}`);
+
+  it('a relative clause states its person’s attribute, not the writer’s', () => {
+    assert.deepEqual(read('Got a postcard from my mum, who lives in Dublin.'), ['my mum|residence|dublin']);
+    assert.deepEqual(read('I live in Oslo.'), ['self|residence|oslo']);
+  });
+
+  it('the meaning claims nothing for the writer when the state is someone else’s', () => {
+    for (const [text, slot] of [
+      ['Cooked tacos for my neighbour, it’s their favourite.', 'taste:food'],
+      ['Cooked dinner for my sister, who is vegetarian.', 'diet'],
+      ['Went for a ride in the new car that my cousin bought.', 'vehicle'],
+      ['Helped my dad set up his laptop with a new editor.', 'tool:editor'],
+      ['Gave my neighbour directions for getting to their office by bus.', 'commute'],
+    ] as const)
+      assert.deepEqual(
+        claims(text, slot).filter((c) => c.startsWith('self|')),
+        [],
+        text,
+      );
+    // The writer's own state beside another person stays the writer's.
+    assert.deepEqual(claims('My new manager at the studio is great.', 'employer'), ['self|employer|']);
+  });
+
+  it('reading or watching a piece about a thing is not having it', () => {
+    assert.equal(statesCurrent('Read a long thread arguing Emacs is the best editor ever made.'), false);
+    assert.equal(statesCurrent('Watched a documentary comparing electric cars.'), false);
+    assert.equal(statesCurrent('I read every evening now.'), true);
+  });
+
+  it('a known name of another attribute is not a place, whatever the verb', () => {
+    assert.deepEqual(read('I moved over to IntelliJ IDEA.'), ['self|tool:editor|intellij idea']);
+    assert.deepEqual(read('I moved to Lisbon.'), ['self|residence|lisbon']);
+  });
+});
+
+describe('facts: the attribute a question asks about (facts.questions.ts)', () => {
+  it('reads the attribute a question names, several or none left to the examples', () => {
+    const cases: [string, string[]][] = [
+      ["What's Ravi's role these days?", ['role']],
+      ['What does Clara do for a living now?', ['role']],
+      ['How does Chloe eat these days?', ['diet']],
+      ['What do I like eating most these days?', ['taste:food']],
+      ['What company should I put on the form?', ['employer']],
+      ['Who is Lena seeing at the moment?', ['partner']],
+      ['How does Diego get into the office?', ['commute']],
+      ['What does Lena order at the café these days?', ['taste:drink']],
+      ['Which city am I in these days?', ['residence']],
+      ['How do I get to work by car?', ['commute', 'vehicle']],
+      ['What did Caroline paint last weekend?', []],
+    ];
+    for (const [q, want] of cases) assert.deepEqual(namedAttributes(q), want, q);
   });
 });

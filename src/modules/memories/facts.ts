@@ -92,8 +92,13 @@ export function readFacts(content: string, opts: { selfNames?: string[] } = {}):
       }
     }
   }
+  // An ambiguous verb's value that another rule reads as a known name of another attribute is
+  // that attribute's ("moved over to Scala" is not a city).
+  const all = [...out.values()];
+  const facts = all.filter(
+    (f) => !f.ambiguous || !all.some((g) => !g.ambiguous && g.slot !== '*' && g.value === f.value && g.slot !== f.slot),
+  );
   // A mentioned name that a verb's pattern read too is that pattern's fact ("stopped using X").
-  const facts = [...out.values()];
   return facts.filter(
     (f) => !f.family || !facts.some((g) => !g.family && g.subject === f.subject && g.value === f.value),
   );
@@ -115,7 +120,7 @@ const NOT_SINGLE =
   /\b(?:visit|visited|visiting|trip|travel(?!\s+(?:in\s+)?(?:to|into)\s+(?:work|the\s+office))|travelled|traveled|vacation|holiday|concert|festival|both|either|sometimes|occasionally|once|tried|trying|tasted|test[- ]drove|test[- ]drive|shares|stocks?|hiring|interviewing|interviewed|recruiting)\b/i;
 /** An event about a topic ("read a post about Java", "watched a talk on Vim"): not the writer's attribute. */
 const ABOUT =
-  /\b(?:read|reading|watched|watching|heard|saw|listened to|wrote|posted|saw a|attended)\b.*\b(?:about|on)\b/i;
+  /\b(?:read|reading|watched|watching|heard|saw|listened to|wrote|posted|saw a|attended)\b.*\b(?:about|on)\b|\b(?:read|reading|watched|watching|saw|listened to)\s+(?:a|an|the|some)\s+(?:[\w-]+\s+){0,2}(?:thread|post|article|blog|review|documentary|video|talk|podcast|book|interview|episode|comparison|piece|story|news)\b/i;
 
 /**
  * Whether a memory is a short statement of how things are now — what may hold one current

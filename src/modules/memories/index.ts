@@ -80,7 +80,8 @@ export { canonicalCategory, normaliseMemory } from './compat.ts';
 export { toMemoryObject, memoryObject, searchResponse, lineageFields, type MemoryObject } from './memory-object.ts';
 export { noLineage, type Lineage as MemoryLineage } from './lineage.store.ts';
 /** What a question asks about (search puts the current statement of it first; docs/truth.md). */
-export { QUESTION_SLOT, slotExamples, slotOf, type SlotExamples } from './facts.classify.ts';
+export { slotExamples, type SlotExamples } from './facts.classify.ts';
+export { questionSlot } from './facts.questions.ts';
 export { ASKS_PAST, questionSubject } from './facts.ts';
 export { selfNamesOf } from './truth.ts';
 export { normaliseAclEntry, resolveOwner, type OwnerDirectory } from './ownership.ts';

@@ -1,18 +1,18 @@
 /**
  * The current answer to a question about a single-valued attribute ("Where does Maya live?",
- * "What do I drive these days?"): the attribute the question asks about (its embedding's nearest
- * attribute examples, facts.classify.ts) and whom it asks about; then the newest memory of that
- * user stating it, not superseded at `as_of` (or now) and readable in the search's scope. Search
- * puts it first. A question about an earlier time without `as_of` gets none (it is not about now).
+ * "What do I drive these days?"): the attribute the question asks about (the attribute words it
+ * uses, else its embedding's nearest attribute examples: facts.questions.ts) and whom it asks
+ * about; then the newest memory of that user stating it, not superseded at `as_of` (or now) and
+ * readable in the search's scope. Search puts it first. A question about an earlier time without
+ * `as_of` gets none (it is not about now).
  */
 import type { Queryable } from '../../platform/db/index.ts';
 import type { Embedder } from '../../platform/models/index.ts';
 import {
   ASKS_PAST,
-  QUESTION_SLOT,
+  questionSlot,
   questionSubject,
   selfNamesOf,
-  slotOf,
   type MemoryReader,
   type SlotExamples,
 } from '../memories/index.ts';
@@ -49,7 +49,7 @@ export async function factAnswer(
     primary: { model: q.model, vector: q.vector },
     secondary: second && deps.secondary ? { model: deps.secondary.id, vector: second } : null,
   };
-  const slot = examples ? slotOf(vectors, examples, QUESTION_SLOT) : null;
+  const slot = examples ? questionSlot(q.query, vectors, examples) : null;
   const subject = slot ? questionSubject(q.query, selfNamesOf(q.externalUserId)) : null;
   if (!slot || !subject) return null;
   const stated = await deps.memories.statements(db, {

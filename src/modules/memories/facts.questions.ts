@@ -1,0 +1,51 @@
+/**
+ * Which attribute a question asks about. A question names what it asks ("Where does Maya live?",
+ * "What's my role these days?"), where a statement may say it only by implication, so its words
+ * are read first: the attributes whose names it uses decide — one alone, or several by the
+ * examples among them — and a question that names none is left to the examples alone
+ * (facts.classify.ts). USE lite on its own called "What's Ravi's role these days?" a car question.
+ */
+import { QUESTION_SLOT, slotOf, type SlotExamples, type Vectors } from './facts.classify.ts';
+
+/** The words that name each attribute in a question (general English, not any set's wordings). */
+const NAMED: [string, RegExp][] = [
+  ['residence', /\b(?:live|lives|(?<!for a )living|reside|resides|based|city|town|hometown|address)\b/],
+  [
+    'employer',
+    /\b(?:employer|employed|company|firm|works? (?:for|at)|working (?:for|at)|where (?:do|does) \w+ work)\b/,
+  ],
+  [
+    'role',
+    /\b(?:role|job title|title at work|occupation|profession|for a living|position (?:do|does|am|is)|what (?:do|does) \w+ do(?: now| these days| at the moment| right now)?\s*\?)/,
+  ],
+  ['diet', /\b(?:diet|dietary|vegetarian|vegan|pescatarian|eats? meat|how (?:do|does) \w+ eat)\b/],
+  [
+    'partner',
+    /\b(?:partner|dating|girlfriend|boyfriend|wife|husband|spouse|relationship|married|significant other|single|who (?:am|is|are) \w+ (?:seeing|with))\b/,
+  ],
+  [
+    'commute',
+    /\b(?:commutes?|commuting|(?:get|gets|go|goes|travel|travels) (?:in)?to (?:work|the office)|into the office)\b/,
+  ],
+  ['vehicle', /\b(?:car|drive|drives|driving|vehicle)\b/],
+  ['taste:food', /\b(?:food|dish|meal|cuisine|eating|cook(?:ed)? for)\b/],
+  ['taste:drink', /\b(?:drink|drinks|coffee|tea|caf[eé]|order at)\b/],
+  ['taste:music', /\b(?:band|artist|music|musician|singer|listens?|listening|playlist)\b/],
+  ['tool:language', /\b(?:language|code in|coding in|writes? code in)\b/],
+  ['tool:editor', /\b(?:editor|ide)\b/],
+  ['phone', /\b(?:phone|smartphone)\b/],
+  ['school', /\b(?:school|university|college|studies|studying)\b/],
+];
+
+/** The attributes whose names `query` uses. */
+export function namedAttributes(query: string): string[] {
+  const q = query.toLowerCase().replace(/’/g, "'");
+  return NAMED.filter(([, re]) => re.test(q)).map(([slot]) => slot);
+}
+
+/** The attribute `query` asks about, or null: by its words first, then by its meaning. */
+export function questionSlot(query: string, v: Vectors, examples: SlotExamples): string | null {
+  const named = namedAttributes(query);
+  if (named.length === 1) return named[0];
+  return slotOf(v, examples, named.length ? { ...QUESTION_SLOT, only: named } : QUESTION_SLOT);
+}
