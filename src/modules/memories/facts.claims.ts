@@ -5,7 +5,7 @@
  * (truth.ts) compares claims of the same subject and attribute.
  */
 import { readFacts, sentenceSubject, statesCurrent, type Fact } from './facts.ts';
-import { OTHERS_STATE, speakerOf } from './facts.subject.ts';
+import { othersStateFrom, speakerOf } from './facts.subject.ts';
 
 /** The reader's attribute names folded onto the classifier's. */
 const TASTES: [RegExp, string][] = [
@@ -60,7 +60,7 @@ export function claimsOf(content: string, opts: { selfNames?: string[]; slot?: s
     )
       subject = 'self';
     // "Cooked tacos for my neighbour, it's their favourite": near food, but the neighbour's.
-    if (subject && OTHERS_STATE.test(content)) subject = null;
+    if (subject && othersStateFrom(content) !== null) subject = null;
     if (subject && !facts.some((f) => f.subject === subject && f.slot === opts.slot))
       facts.push({ subject, slot: opts.slot, value: SOME_VALUE, negated: false });
   }
@@ -68,16 +68,17 @@ export function claimsOf(content: string, opts: { selfNames?: string[]; slot?: s
 }
 
 /**
- * A writer's fact whose value comes after another person's state begins ("Gave my neighbour
- * directions to their office by bus"): the value is theirs. Before it, it stays the writer's
- * ("I take the bus, unlike my sister, who drives").
+ * A writer's fact whose value comes where another person's state is ("Gave my neighbour
+ * directions to their office by bus", "Picked up a cortado for my dad"): the value is theirs.
+ * Before a relative clause of theirs it stays the writer's ("I take the bus, unlike my sister,
+ * who drives").
  */
 function othersAfter(content: string, f: Fact, selfNames: string[] = []): boolean {
-  const other = OTHERS_STATE.exec(content);
-  if (!other || !f.value) return false;
+  const from = othersStateFrom(content);
+  if (from === null || !f.value) return false;
   const writer = speakerOf(content).speaker ?? 'self';
   if (f.subject !== writer && !selfNames.includes(f.subject)) return false;
-  return content.toLowerCase().indexOf(f.value, other.index) >= 0;
+  return content.toLowerCase().indexOf(f.value, from) >= 0;
 }
 
 /** Does `newer` (stated later) make `older` no longer so? */

@@ -70,6 +70,7 @@ export const FILLERS = words(`
   november december earlier later back eventually ok okay yes yeah anyway guess what news big as
   ve s m ll d it's its there here again happily got get gets started became left quit joined moved
   excited thrilled proud happy glad good great sadly unfortunately luckily honestly these those that
+  apparently basically obviously seriously personally frankly clearly literally
 `);
 
 /** Clauses that speak of what is not (yet) the case: wishes, plans, conditions, the past. */

@@ -79,21 +79,22 @@ const KIN_WORDS =
   'grandmother|grandfather|team|teammate|classmate|landlord|in-laws?|family|sibling|siblings';
 
 /**
- * A sentence whose state is another person's though the writer is its grammatical subject: "Got a
- * postcard from my mum, who lives in Dublin", "Cooked tacos for my neighbour, it's their
- * favourite", "Went for a ride in the car that my cousin bought", "Helped my dad set up Vim". The
- * meaning of such a sentence is near an attribute, but not the writer's (facts.claims.ts).
+ * Where, in a sentence whose grammatical subject is the writer, another person's state begins, or
+ * null: a relative clause of a person ("Got a postcard from my mum, who lives in Dublin") from
+ * there on; something done for, with the help of or got from a person, a thing "that my cousin
+ * bought", "their favourite", "their office" — the whole sentence ("Picked up a latte for my
+ * dad", "Cooked tacos for my neighbour, it's their favourite"). Such a sentence's meaning is near
+ * an attribute, but not the writer's (facts.claims.ts).
  */
+export function othersStateFrom(content: string): number | null {
+  if (OTHERS_THING.test(content)) return 0;
+  return OTHERS_CLAUSE.exec(content)?.index ?? null;
+}
 const PERSON = `(?:my|our)\\s+(?:(?:best|close|old|new|little|big|older|younger)\\s+)?(?:${KIN_WORDS})`;
-export const OTHERS_STATE = new RegExp(
-  [
-    // a person and a relative clause of theirs
-    `\\b${PERSON}(?:\\s+[A-Z][\\p{L}'-]+)?,?\\s+(?:who|whose)\\b`,
-    // done for, with the help of, or got from another person; a thing another person got
-    `\\b(?:for|helped|helping|help|from|that)\\s+${PERSON}\\b`,
-    // their favourite, their office
+const OTHERS_CLAUSE = new RegExp(`\\b${PERSON}(?:\\s+[A-Z][\\p{L}'-]+)?,?\\s+(?:who|whose)\\b`, 'iu');
+const OTHERS_THING = new RegExp(
+  `\\b(?:for|helped|helping|help|from|that)\\s+${PERSON}\\b|` +
     `\\b(?:their|his|her)\\s+(?:own\\s+)?(?:favou?rite|go-to|usual|office|workplace)\\b`,
-  ].join('|'),
   'iu',
 );
 

@@ -203,6 +203,13 @@ describe('facts: states that are another person’s, and events about a topic', 
   const claims = (text: string, slot: string | null) =>
     claimsOf(text, { slot }).map((f) => `${f.subject}|${f.slot}|${f.value}${f.negated ? '|not' : ''}`);
 
+  it('a sentence adverb first does not make the writer the subject', () => {
+    assert.deepEqual(
+      claims('Apparently my cousin Ana swears by Vim.', 'tool:editor').filter((c) => c.startsWith('self|')),
+      [],
+    );
+  });
+
   it('a relative clause states its person’s attribute, not the writer’s', () => {
     assert.deepEqual(read('Got a postcard from my mum, who lives in Dublin.'), ['my mum|residence|dublin']);
     assert.deepEqual(read('I live in Oslo.'), ['self|residence|oslo']);
@@ -221,6 +228,11 @@ describe('facts: states that are another person’s, and events about a topic', 
         [],
         text,
       );
+    assert.deepEqual(
+      claims('Picked up a cortado for my dad on the way in.', null).filter((c) => c.startsWith('self|')),
+      [],
+    );
+    assert.deepEqual(claims('I take the bus to work, unlike my sister, who drives.', null), ['self|commute|bus']);
     // The writer's own state beside another person stays the writer's.
     assert.deepEqual(claims('My new manager at the studio is great.', 'employer'), ['self|employer|']);
   });
