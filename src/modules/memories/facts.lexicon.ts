@@ -70,9 +70,9 @@ export const FILLERS = words(`
   november december earlier later back eventually ok okay yes yeah anyway guess what news big as
   ve s m ll d it's its there here again happily got get gets started became left quit joined moved
   excited thrilled proud happy glad good great sadly unfortunately luckily honestly these those that
-  apparently basically obviously seriously personally frankly clearly literally
+  apparently basically obviously seriously personally frankly clearly literally no
 `);
 
 /** Clauses that speak of what is not (yet) the case: wishes, plans, conditions, the past. */
 export const NOT_NOW =
-  /\b(?:want|wants|wanted|plan|plans|planning|planned|hope|hopes|hoping|thinking|considering|consider|might|could|would|should|will|shall|'ll|gonna|going to|used to|if|unless|when i was|as a kid|as a child|growing up|dream|dreams|dreaming|wish|someday|one day|maybe|perhaps|whether|tomorrow|next year|next month|next week|soon|about to)\b/;
+  /\b(?:want|wants|wanted|plan|plans|planning|planned|hope|hopes|hoping|thinking|considering|consider|might|could|would|should|will|shall|'ll|gonna|going to(?! (?:work|the office|office|school|class|the gym)\b)|used to|if|unless|when i was|as a kid|as a child|growing up|dream|dreams|dreaming|wish|someday|one day|maybe|perhaps|whether|tomorrow|next year|next month|next week|(?<!as )soon(?! as)|about to)\b/;
