@@ -71,6 +71,7 @@ export const FILLERS = words(`
   ve s m ll d it's its there here again happily got get gets started became left quit joined moved
   excited thrilled proud happy glad good great sadly unfortunately luckily honestly these those that
   apparently basically obviously seriously personally frankly clearly literally no
+  first second third fourth fifth sixth seventh eighth ninth tenth
 `);
 
 /** Clauses that speak of what is not (yet) the case: wishes, plans, conditions, the past. */
