@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Embedder } from '../../platform/models/index.ts';
 import { SLOT_EXAMPLES, SLOT_QUESTIONS } from './facts.slots.ts';
+import { IMPLIED_EXAMPLES } from './facts.slots.implied.ts';
 
 /**
  * Statements: k voters, least similarity of the nearest example (primary alone, and mixed), and
@@ -132,7 +133,9 @@ export function slotExamples(primary: Embeds, secondary?: Embeds | null, cacheDi
 
 async function embedExamples(primary: Embeds, secondary: Embeds | null, cacheDir?: string): Promise<Examples> {
   const entries = [
-    ...Object.entries(SLOT_EXAMPLES).flatMap(([slot, xs]) => xs.map((x) => ({ slot, x, question: false }))),
+    ...[SLOT_EXAMPLES, IMPLIED_EXAMPLES].flatMap((set) =>
+      Object.entries(set).flatMap(([slot, xs]) => xs.map((x) => ({ slot, x, question: false }))),
+    ),
     ...Object.entries(SLOT_QUESTIONS).flatMap(([slot, xs]) => xs.map((x) => ({ slot, x, question: true }))),
   ];
   const texts = entries.map((e) => e.x);
