@@ -9,19 +9,22 @@ import { QUESTION_SLOT, slotOf, type SlotExamples, type Vectors } from './facts.
 
 /** The words that name each attribute in a question (general English, not any set's wordings). */
 const NAMED: [string, RegExp][] = [
-  ['residence', /\b(?:live|lives|(?<!for a )living|reside|resides|based|city|town|hometown|address)\b/],
+  [
+    'residence',
+    /\b(?:live|lives|(?<!for a )living(?! room)|reside|resides|based(?! on)|city|town|hometown|address|where(?:'s| is) (?:\w+(?:'s)? )?home)\b/,
+  ],
   [
     'employer',
-    /\b(?:employer|employed|company|firm|works? (?:for|at)|working (?:for|at)|where (?:do|does) \w+ work)\b/,
+    /\b(?:employer|employed|company|firm|workplace|job at|works? (?:for|at)|working (?:for|at)|where (?:do|does) \w+ work)\b/,
   ],
   [
     'role',
-    /\b(?:role|job title|title at work|occupation|profession|for a living|position (?:do|does|am|is)|what (?:do|does) \w+ do(?: now| these days| at the moment| right now)?\s*\?)/,
+    /\b(?:role|job title|title at work|occupation|profession|for a living|job(?! at)|works? as|working as|position (?:do|does|am|is)|what (?:do|does) \w+ do(?: now| these days| at the moment| right now)?\s*\?)/,
   ],
-  ['diet', /\b(?:diet|dietary|vegetarian|vegan|pescatarian|eats? meat|how (?:do|does) \w+ eat)\b/],
+  ['diet', /\b(?:diet|dietary|vegetarian|vegan|pescatarian|meat|plant-based|eating habits|how (?:do|does) \w+ eat)\b/],
   [
     'partner',
-    /\b(?:partner|dating|girlfriend|boyfriend|wife|husband|spouse|relationship|married|significant other|single|who (?:am|is|are) \w+ (?:seeing|with))\b/,
+    /\b(?:partner|dating|girlfriend|boyfriend|wife|husband|spouse|relationship|married|significant other|other half|love life|going out with|in love with|single|who (?:am|is|are) \w+ (?:seeing|with))\b/,
   ],
   [
     'commute',
@@ -29,9 +32,9 @@ const NAMED: [string, RegExp][] = [
   ],
   ['vehicle', /\b(?:car|drive|drives|driving|vehicle)\b/],
   ['taste:food', /\b(?:food|dish|meal|cuisine|eating|cook(?:ed)? for)\b/],
-  ['taste:drink', /\b(?:drink|drinks|coffee|tea|caf[eé]|order at)\b/],
-  ['taste:music', /\b(?:band|artist|music|musician|singer|listens?|listening|playlist)\b/],
-  ['tool:language', /\b(?:language|code in|coding in|writes? code in)\b/],
+  ['taste:drink', /\b(?:drink|drinks|coffee|tea|caf[eé]|caffeine|beverage|order at)\b/],
+  ['taste:music', /\b(?:band|artist|music|musician|singer|songs?|albums?|listens?|listening|playlist)\b/],
+  ['tool:language', /\b(?:language|programming|codes? in|coding in|writes? code in)\b/],
   ['tool:editor', /\b(?:editor|ide)\b/],
   ['phone', /\b(?:phone|smartphone)\b/],
   ['school', /\b(?:school|university|college|studies|studying)\b/],
