@@ -28,6 +28,17 @@ export function attributeOf(slot: string): string {
   return slot;
 }
 
+/** Attributes whose value may be a name standing first: things one has or likes, and the partner. */
+const NAMED_VALUE = /^(?:taste:|tool:|vehicle$|phone$|partner$)/;
+
+/** `subject` is a name (not "my …", not a possessive) in a sentence with the writer in it. */
+function nameIsValue(content: string, subject: string): boolean {
+  if (subject === 'self' || subject.startsWith('my ') || !/^[\p{L}][\p{L} .'-]*$/u.test(subject)) return false;
+  const text = speakerOf(content).text;
+  if (text.toLowerCase().includes(`${subject}'s`)) return false;
+  return /\b(?:I|I'm|I've|I'd|me|my|mine)\b/.test(text);
+}
+
 /** The value of a claim that names no value: "some value of this attribute". */
 export const SOME_VALUE = '';
 
@@ -59,6 +70,10 @@ export function claimsOf(content: string, opts: { selfNames?: string[]; slot?: s
       /^my (?:boyfriend|girlfriend|partner|wife|husband|spouse|fianc)/.test(subject)
     )
       subject = 'self';
+    // "Daft Punk has been on repeat in my head", "Chris left a toothbrush at my place": a name
+    // first that is the value — a thing, or the partner — of a sentence the writer speaks in.
+    if (subject && NAMED_VALUE.test(opts.slot) && nameIsValue(content, subject))
+      subject = speakerOf(content).speaker ?? 'self';
     // "Cooked tacos for my neighbour, it's their favourite": near food, but the neighbour's.
     if (subject && othersStateFrom(content) !== null) subject = null;
     if (subject && !facts.some((f) => f.subject === subject && f.slot === opts.slot))

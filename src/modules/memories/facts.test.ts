@@ -210,6 +210,16 @@ describe('facts: states that are another person’s, and events about a topic', 
     );
   });
 
+  it('a name first that is the value of a thing or the partner, in a sentence the writer speaks in', () => {
+    assert.deepEqual(claims('Daft Punk has been on repeat in my head all month.', 'taste:music'), [
+      'self|taste:music|',
+    ]);
+    assert.deepEqual(claims('Chris left a toothbrush at my place.', 'partner'), ['self|partner|']);
+    // Someone's own, by possessive or without the writer in it, stays theirs.
+    assert.deepEqual(claims("Tom's favourite band plays at my local pub.", 'taste:music'), ['tom|taste:music|']);
+    assert.deepEqual(claims('Tom loves Radiohead.', 'taste:music'), ['tom|taste:music|']);
+  });
+
   it('a relative clause states its person’s attribute, not the writer’s', () => {
     assert.deepEqual(read('Got a postcard from my mum, who lives in Dublin.'), ['my mum|residence|dublin']);
     assert.deepEqual(read('I live in Oslo.'), ['self|residence|oslo']);
