@@ -19,7 +19,8 @@
  *   UPDATES_STORE=postgres npm run bench:updates     (throwaway database on BENCH_DATABASE_URL's server)
  *
  * Env: UPDATES_CHAINS (320), UPDATES_USERS (27: each user holds at most one chain per attribute kind,
- * and there are 12 kinds), UPDATES_SEED (22), UPDATES_CONCURRENCY (requests in flight, 4).
+ * and there are 12 kinds), UPDATES_SEED (22), UPDATES_CONCURRENCY (requests in flight, 4),
+ * UPDATES_WORDINGS=dev2 (the third set of wordings instead, as truth-offline generates it).
  */
 import type { AddMemory } from './lib/client.ts';
 import { factChains, type FactMemory, type FactQuestion } from './lib/fact-chains.ts';
@@ -37,7 +38,11 @@ if (STORE !== 'pglite' && STORE !== 'postgres') throw new Error(`UPDATES_STORE: 
 const PG_BASE =
   STORE === 'postgres' ? process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test' : undefined;
 
-const data = factChains({ chains: CHAINS, users: USERS, seed: SEED });
+/** UPDATES_WORDINGS=dev2: every chain in the third set of wordings (fact-kinds-dev2.ts), seed + 1. */
+const DEV2 = process.env.UPDATES_WORDINGS === 'dev2';
+const data = DEV2
+  ? factChains({ chains: CHAINS, users: USERS, seed: SEED + 1, wordings: 'dev2' })
+  : factChains({ chains: CHAINS, users: USERS, seed: SEED });
 const RUNS = { A: {}, B: { supersede: 'off' } } as const;
 type Run = keyof typeof RUNS;
 
@@ -113,7 +118,7 @@ function scoreLifecycle(run: Run, m: FactMemory, l: Lifecycle, ids: Map<string, 
 }
 
 const pct = (t?: { hits: number; n: number }) => (t && t.n ? `${((100 * t.hits) / t.n).toFixed(1)}` : '-');
-const cols = [...TEMPLATE_SETS, 'all'];
+const cols = DEV2 ? ['dev2', 'all'] : [...TEMPLATE_SETS, 'all'];
 const metrics = Object.keys(rows).sort();
 const width = Math.max(...metrics.map((m) => m.length)) + 2;
 const seconds = ((performance.now() - t0) / 1000).toFixed(0);
@@ -131,7 +136,8 @@ console.log(
   JSON.stringify({
     bench: 'updates',
     store: STORE,
-    seed: SEED,
+    seed: DEV2 ? SEED + 1 : SEED,
+    wordings: DEV2 ? 'dev2' : 'dev+heldout',
     chains: data.chains.length,
     users: data.users.length,
     memories: data.memories.length,
