@@ -15,20 +15,20 @@ const NAMED: [string, RegExp][] = [
   ],
   [
     'employer',
-    /\b(?:employer|employed|company|firm|workplace|job at|works? (?:for|at)|working (?:for|at)|where (?:do|does) \w+ work)\b/,
+    /\b(?:employer|employed|company|firm|workplace|job at|salary|paycheck|payroll|works? (?:for|at)|working (?:for|at)|where (?:do|does) \w+ work)\b/,
   ],
   [
     'role',
-    /\b(?:role|job title|title at work|occupation|profession|for a living|job(?! at)|works? as|working as|position (?:do|does|am|is)|what (?:do|does) \w+ do(?: now| these days| at the moment| right now)?\s*\?)/,
+    /\b(?:role|job title|title at work|occupation|profession|line of work|for a living|job(?! at)|works? as|working as|position (?:do|does|am|is)|what (?:do|does) \w+ do(?: now| these days| at the moment| right now)?\s*\?)/,
   ],
   ['diet', /\b(?:diet|dietary|vegetarian|vegan|pescatarian|meat|plant-based|eating habits|how (?:do|does) \w+ eat)\b/],
   [
     'partner',
-    /\b(?:partner|dating|girlfriend|boyfriend|wife|husband|spouse|relationship|married|significant other|other half|love life|going out with|in love with|single|who (?:am|is|are) \w+ (?:seeing|with))\b/,
+    /\b(?:partner|dating|girlfriend|boyfriend|wife|husband|spouse|relationship|married|significant other|other half|love life|going out with|in love with|with whom|single|who (?:am|is|are) \w+ (?:seeing|with))\b/,
   ],
   [
     'commute',
-    /\b(?:commutes?|commuting|(?:get|gets|go|goes|travel|travels) (?:in)?to (?:work|the office)|into the office)\b/,
+    /\b(?:commutes?|commuting|(?:get|gets|go|goes|travel|travels) (?:in)?to (?:work|the office)|into the office|(?:way|journey|trip|ride) (?:in)?to (?:work|the office)|get(?:s)? around)\b/,
   ],
   ['vehicle', /\b(?:car|drive|drives|driving|vehicle)\b/],
   ['taste:food', /\b(?:food|dish|meal|cuisine|eating|cook(?:ed)? for)\b/],
