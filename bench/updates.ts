@@ -124,7 +124,7 @@ const width = Math.max(...metrics.map((m) => m.length)) + 2;
 const seconds = ((performance.now() - t0) / 1000).toFixed(0);
 console.log(
   `fact updates on ${STORE}: ${data.chains.length} chains, ${data.users.length} users, ${data.memories.length} ` +
-    `memories, ${data.questions.length} questions per run (seed ${SEED}); ${seconds} s`,
+    `memories, ${data.questions.length} questions per run (seed ${DEV2 ? SEED + 1 : SEED}); ${seconds} s`,
 );
 if (!fieldsSeen) console.log('note: the server answered no superseded_by field; supersession counts read it as null');
 console.log(`${'metric (%)'.padEnd(width)}${cols.map((c) => c.padStart(9)).join('')}${'n (all)'.padStart(9)}`);
