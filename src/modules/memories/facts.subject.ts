@@ -81,7 +81,7 @@ const KIN_WORDS =
 /**
  * Where, in a sentence whose grammatical subject is the writer, another person's state begins, or
  * null: a relative clause of a person ("Got a postcard from my mum, who lives in Dublin") from
- * there on; something done for, with the help of or got from a person, a thing "that my cousin
+ * there on; something done for a person, helping them or got from them, a thing "that my cousin
  * bought", "their favourite", "their office" — the whole sentence ("Picked up a latte for my
  * dad", "Cooked tacos for my neighbour, it's their favourite"). Such a sentence's meaning is near
  * an attribute, but not the writer's (facts.claims.ts).
