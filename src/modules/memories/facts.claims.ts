@@ -39,6 +39,9 @@ function nameIsValue(content: string, subject: string): boolean {
   return /\b(?:I|I'm|I've|I'd|me|my|mine)\b/.test(text);
 }
 
+/** A sentence ending in a denial after "but" ("…, but it's not my favourite", "… but haven't used it since"). */
+const BUT_DENIED = /\bbut\b(?![^.;!?]*\bbut\b)[^.;!?]*(?:\b(?:not|never)\b|n't\b)[^.;!?]*[.!?]?\s*$/i;
+
 /** The value of a claim that names no value: "some value of this attribute". */
 export const SOME_VALUE = '';
 
@@ -58,7 +61,7 @@ export function claimsOf(content: string, opts: { selfNames?: string[]; slot?: s
   // ("usual order is an oat milk cortado" is not also "cortado").
   const facts: Fact[] = read
     .filter((f) => !f.family || !read.some((g) => !g.family && g.subject === f.subject && g.slot === f.slot))
-    .filter((f) => !othersAfter(content, f, opts.selfNames))
+    .filter((f) => !othersAfter(content, f, opts.selfNames) && !beforeBut(content, f))
     .map(({ ambiguous: _, family: __, ...f }) => f);
   // The meaning's attribute joins unless the words already stated another one.
   if (opts.slot && statesCurrent(content) && !facts.some((f) => f.slot !== opts.slot && f.slot !== '*')) {
@@ -76,6 +79,8 @@ export function claimsOf(content: string, opts: { selfNames?: string[]; slot?: s
       subject = speakerOf(content).speaker ?? 'self';
     // "Cooked tacos for my neighbour, it's their favourite": near food, but the neighbour's.
     if (subject && othersStateFrom(content) !== null) subject = null;
+    // "I like ramen too, but it's not my favourite": what follows "but" denies, and names nothing new.
+    if (subject && BUT_DENIED.test(content)) subject = null;
     if (subject && !facts.some((f) => f.subject === subject && f.slot === opts.slot))
       facts.push({ subject, slot: opts.slot, value: SOME_VALUE, negated: false });
   }
@@ -94,6 +99,18 @@ function othersAfter(content: string, f: Fact, selfNames: string[] = []): boolea
   const writer = speakerOf(content).speaker ?? 'self';
   if (f.subject !== writer && !selfNames.includes(f.subject)) return false;
   return content.toLowerCase().indexOf(f.value, from) >= 0;
+}
+
+/**
+ * A value held only before a sentence's last "but" ("I like ramen too, but it's not my favourite";
+ * "Learned Java at university but haven't used it since"): what follows "but" is how things are
+ * now (facts.ts statesCurrent), so the value before it is not claimed. A negated one still is ("I
+ * left Google, but …").
+ */
+function beforeBut(content: string, f: Fact): boolean {
+  const lower = content.toLowerCase();
+  const but = lower.search(/\bbut\b(?!.*\bbut\b)/s);
+  return but >= 0 && !f.negated && !!f.value && lower.lastIndexOf(f.value) < but;
 }
 
 /** Does `newer` (stated later) make `older` no longer so? */

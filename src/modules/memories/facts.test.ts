@@ -247,6 +247,12 @@ describe('facts: states that are another person’s, and events about a topic', 
     assert.deepEqual(claims('My new manager at the studio is great.', 'employer'), ['self|employer|']);
   });
 
+  it('a denial after "but" claims nothing by meaning', () => {
+    assert.deepEqual(claims("I like ramen too, but it's not my favourite.", 'taste:food'), []);
+    assert.deepEqual(claims("Learned Java at university but haven't used it since.", 'tool:language'), []);
+    assert.deepEqual(claims("It's not cheap, but ramen is my favourite now.", 'taste:food'), ['self|taste:food|']);
+  });
+
   it('reading or watching a piece about a thing is not having it', () => {
     assert.equal(statesCurrent('Read a long thread arguing Emacs is the best editor ever made.'), false);
     assert.equal(statesCurrent('Watched a documentary comparing electric cars.'), false);
