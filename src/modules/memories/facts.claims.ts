@@ -108,9 +108,15 @@ function othersAfter(content: string, f: Fact, selfNames: string[] = []): boolea
  * left Google, but …").
  */
 function beforeBut(content: string, f: Fact): boolean {
-  const lower = content.toLowerCase();
-  const but = lower.search(/\bbut\b(?!.*\bbut\b)/s);
-  return but >= 0 && !f.negated && !!f.value && lower.lastIndexOf(f.value) < but;
+  if (f.negated || !f.value) return false;
+  // Within the sentence that holds the value: a "but" in another sentence says nothing of it.
+  const sentence = content
+    .toLowerCase()
+    .split(/(?<=[.!?;])\s+|\n+/)
+    .filter((x) => x.includes(f.value))
+    .pop();
+  const but = sentence?.search(/\bbut\b(?!.*\bbut\b)/s) ?? -1;
+  return but >= 0 && sentence!.lastIndexOf(f.value) < but;
 }
 
 /** Does `newer` (stated later) make `older` no longer so? */

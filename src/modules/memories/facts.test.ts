@@ -251,6 +251,11 @@ describe('facts: states that are another person’s, and events about a topic', 
     assert.deepEqual(claims("I like ramen too, but it's not my favourite.", 'taste:food'), []);
     assert.deepEqual(claims("Learned Java at university but haven't used it since.", 'tool:language'), []);
     assert.deepEqual(claims("It's not cheap, but ramen is my favourite now.", 'taste:food'), ['self|taste:food|']);
+    // A "but" in another sentence says nothing of the value.
+    assert.deepEqual(
+      claims('I live in Lisbon now. The flat is small but we manage.', null).filter((c) => c.includes('residence')),
+      ['self|residence|lisbon'],
+    );
   });
 
   it('reading or watching a piece about a thing is not having it', () => {
