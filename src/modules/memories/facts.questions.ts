@@ -32,7 +32,8 @@ const NAMED: [string, RegExp][] = [
   ],
   ['vehicle', /\b(?:car|drive|drives|driving|vehicle)\b/],
   ['taste:food', /\b(?:food|dish|meal|cuisine|eating|cook(?:ed)? for)\b/],
-  ['taste:drink', /\b(?:drink|drinks|coffee|tea|caf[eé]|caffeine|beverage|order at)\b/],
+  // "café" apart: without the u flag \b does not follow an é.
+  ['taste:drink', /\b(?:drink|drinks|coffee|tea|cafe|caffeine|beverage|order at)\b|\bcafé/],
   ['taste:music', /\b(?:band|artist|music|musician|singer|songs?|albums?|listens?|listening|playlist)\b/],
   ['tool:language', /\b(?:language|programming|codes? in|coding in|writes? code in)\b/],
   ['tool:editor', /\b(?:editor|ide)\b/],

@@ -281,6 +281,7 @@ describe('facts: the attribute a question asks about (facts.questions.ts)', () =
       ['Who is Lena seeing at the moment?', ['partner']],
       ['How does Diego get into the office?', ['commute']],
       ['What does Lena order at the café these days?', ['taste:drink']],
+      ['What do I usually get at the café?', ['taste:drink']],
       ['Which city am I in these days?', ['residence']],
       ['How do I get to work by car?', ['commute', 'vehicle']],
       ['What did Caroline paint last weekend?', []],
