@@ -32,9 +32,8 @@ export function attributeOf(slot: string): string {
 const NAMED_VALUE = /^(?:taste:|tool:|vehicle$|phone$|partner$)/;
 
 /** `subject` is a name (not "my …", not a possessive) in a sentence with the writer in it. */
-function nameIsValue(content: string, subject: string): boolean {
+function nameIsValue(text: string, subject: string): boolean {
   if (subject === 'self' || subject.startsWith('my ') || !/^[\p{L}][\p{L} .'-]*$/u.test(subject)) return false;
-  const text = speakerOf(content).text;
   if (text.toLowerCase().includes(`${subject}'s`)) return false;
   return /\b(?:I|I'm|I've|I'd|me|my|mine)\b/.test(text);
 }
@@ -46,6 +45,10 @@ const BUT_DENIED = /\bbut\b(?![^.;!?]*\bbut\b)[^.;!?]*(?:\b(?:not|never)\b|n't\b
 export const SOME_VALUE = '';
 
 export function claimsOf(content: string, opts: { selfNames?: string[]; slot?: string | null } = {}): Fact[] {
+  // Whose the sentence is, and where another person's state begins in it (facts.subject.ts).
+  const spoken = speakerOf(content);
+  const writer = spoken.speaker ?? 'self';
+  const others = othersStateFrom(content);
   // What the words say, unless the memory as a whole is an event, a trip, a plan or the past;
   // and, when its meaning names an attribute, only what the words say of that one ("moved to
   // Python" is not a city).
@@ -61,7 +64,7 @@ export function claimsOf(content: string, opts: { selfNames?: string[]; slot?: s
   // ("usual order is an oat milk cortado" is not also "cortado").
   const facts: Fact[] = read
     .filter((f) => !f.family || !read.some((g) => !g.family && g.subject === f.subject && g.slot === f.slot))
-    .filter((f) => !othersAfter(content, f, opts.selfNames) && !beforeBut(content, f))
+    .filter((f) => !othersAfter(content, f, others, writer, opts.selfNames) && !beforeBut(content, f))
     .map(({ ambiguous: _, family: __, ...f }) => f);
   // The meaning's attribute joins unless the words already stated another one.
   if (opts.slot && statesCurrent(content) && !facts.some((f) => f.slot !== opts.slot && f.slot !== '*')) {
@@ -75,10 +78,9 @@ export function claimsOf(content: string, opts: { selfNames?: string[]; slot?: s
       subject = 'self';
     // "Daft Punk has been on repeat in my head", "Chris left a toothbrush at my place": a name
     // first that is the value — a thing, or the partner — of a sentence the writer speaks in.
-    if (subject && NAMED_VALUE.test(opts.slot) && nameIsValue(content, subject))
-      subject = speakerOf(content).speaker ?? 'self';
+    if (subject && NAMED_VALUE.test(opts.slot) && nameIsValue(spoken.text, subject)) subject = writer;
     // "Cooked tacos for my neighbour, it's their favourite": near food, but the neighbour's.
-    if (subject && othersStateFrom(content) !== null) subject = null;
+    if (subject && others !== null) subject = null;
     // "I like ramen too, but it's not my favourite": what follows "but" denies, and names nothing new.
     if (subject && BUT_DENIED.test(content)) subject = null;
     if (subject && !facts.some((f) => f.subject === subject && f.slot === opts.slot))
@@ -93,10 +95,8 @@ export function claimsOf(content: string, opts: { selfNames?: string[]; slot?: s
  * Before a relative clause of theirs it stays the writer's ("I take the bus, unlike my sister,
  * who drives").
  */
-function othersAfter(content: string, f: Fact, selfNames: string[] = []): boolean {
-  const from = othersStateFrom(content);
+function othersAfter(content: string, f: Fact, from: number | null, writer: string, selfNames: string[] = []) {
   if (from === null || !f.value) return false;
-  const writer = speakerOf(content).speaker ?? 'self';
   if (f.subject !== writer && !selfNames.includes(f.subject)) return false;
   return content.toLowerCase().indexOf(f.value, from) >= 0;
 }
