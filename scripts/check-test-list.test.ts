@@ -14,6 +14,10 @@ describe('test list check', () => {
     assert.deepEqual(listedTestFiles(SCRIPT), ['src/a/a.test.ts', 'src/b/b.test.ts', 'test/c.test.ts']);
     assert.deepEqual(listedTestFiles('node --test --import tsx x.test.ts --test-reporter spec'), ['x.test.ts']);
     assert.deepEqual(listedTestFiles('tsx scripts/x.ts'), []);
+    assert.deepEqual(
+      listedTestFiles('node --import tsx scripts/run-tests.ts --test-concurrency=2 a.test.ts ./b/b.test.ts'),
+      ['a.test.ts', 'b/b.test.ts'],
+    );
   });
 
   it('passes when every test file is listed and every listed file exists', () => {

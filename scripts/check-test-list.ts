@@ -40,21 +40,24 @@ const OPTIONS_WITH_VALUE = new Set([
 /** `./src/a.test.ts` → `src/a.test.ts`. */
 const normalise = (file: string): string => path.posix.normalize(file.split(path.sep).join('/')).replace(/^\.\//, '');
 
+/** The runner `npm test` calls instead of `node --test` (it orders the files, longest first). */
+const RUNNER = 'scripts/run-tests.ts';
+
 /**
- * The files that the `node --test` command of an npm script runs: its positional arguments. Other
- * commands chained with `&&`/`;` (like this check itself) are ignored.
+ * The files that the `node --test` (or `scripts/run-tests.ts`) command of an npm script runs: its
+ * positional arguments. Other commands chained with `&&`/`;` (like this check itself) are ignored.
  */
 export function listedTestFiles(script: string): string[] {
   const command = script
     .split(/&&|\|\||;/)
     .map((c) => c.trim().split(/\s+/))
-    .find((words) => words.includes('--test'));
+    .find((words) => words.includes('--test') || words.some((w) => w.endsWith(RUNNER)));
   if (!command) return [];
   const files: string[] = [];
   for (let i = 1; i < command.length; i++) {
     const word = command[i].replace(/^(['"])(.*)\1$/, '$2');
     if (OPTIONS_WITH_VALUE.has(word)) i++;
-    else if (!word.startsWith('-')) files.push(normalise(word));
+    else if (!word.startsWith('-') && !word.endsWith(RUNNER)) files.push(normalise(word));
   }
   return files;
 }

@@ -1,0 +1,68 @@
+/**
+ * `npm test`'s runner: node's test runner over the listed files, longest first.
+ *
+ * `node --test` sorts its files by path whatever order they are given in, so the suite's longest
+ * files (the 10k import, the kill tests, the browser tests) started wherever the alphabet put
+ * them, and one of them running alone at the end kept a core idle for minutes. Here the files
+ * start in the order of their last measured duration (test/durations.json), longest first —
+ * the classic longest-processing-time rule for packing jobs on a fixed number of workers — and
+ * files not measured yet start first, as if long. The output is node's TAP, as before.
+ *
+ *   node --import tsx scripts/run-tests.ts [--test-concurrency=N] a.test.ts b.test.ts …
+ *   TEST_DURATIONS_OUT=test/durations.json npm test   # measure again and keep the figures
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { run } from 'node:test';
+import { tap } from 'node:test/reporters';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const DURATIONS = path.join(ROOT, 'test', 'durations.json');
+
+/** Longest first by `seconds`; files without a figure go first, in their given order. */
+export function longestFirst(files: string[], seconds: Record<string, number>): string[] {
+  const known = (f: string) => (f in seconds ? seconds[f] : Infinity);
+  return files
+    .map((f, i) => ({ f, i }))
+    .sort((a, b) => known(b.f) - known(a.f) || a.i - b.i)
+    .map((x) => x.f);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const args = process.argv.slice(2);
+  const concurrency = Number(args.find((a) => a.startsWith('--test-concurrency='))?.split('=')[1] ?? 2);
+  const files = args.filter((a) => !a.startsWith('--')).map((f) => path.relative(ROOT, path.resolve(f)));
+  const measured = fs.existsSync(DURATIONS)
+    ? (JSON.parse(fs.readFileSync(DURATIONS, 'utf8')) as Record<string, number>)
+    : {};
+  const ordered = longestFirst(files, measured);
+
+  // A file's time: from its process being started to its last reported event.
+  const began = new Map<string, number>();
+  const ended = new Map<string, number>();
+  const stamp = (data: { file?: string }) => {
+    if (!data.file) return;
+    const file = path.relative(ROOT, data.file);
+    if (!began.has(file)) began.set(file, performance.now());
+    ended.set(file, performance.now());
+  };
+  const stream = run({ files: ordered.map((f) => path.join(ROOT, f)), concurrency });
+  for (const event of ['test:dequeue', 'test:pass', 'test:fail', 'test:plan'] as const) stream.on(event, stamp);
+  stream.on('test:fail', () => (process.exitCode = 1));
+  const out = stream.compose(tap);
+  out.pipe(process.stdout);
+  out.on('end', () => {
+    const took: [string, number][] = [...ended]
+      .map(([f, t]): [string, number] => [f, Math.round((t - began.get(f)!) / 100) / 10])
+      .sort((a, b) => b[1] - a[1]);
+    process.stdout.write(
+      `# slowest files: ${took
+        .slice(0, 8)
+        .map(([f, s]) => `${f} ${s} s`)
+        .join(', ')}\n`,
+    );
+    const keep = process.env.TEST_DURATIONS_OUT;
+    if (keep) fs.writeFileSync(keep, JSON.stringify(Object.fromEntries(took), null, 2) + '\n');
+  });
+}
