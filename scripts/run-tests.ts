@@ -38,31 +38,27 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     : {};
   const ordered = longestFirst(files, measured);
 
-  // A file's time: from its process being started to its last reported event.
+  // A file's time: from its process being started (the file's own test dequeued) to its completion.
+  // (The events of the tests inside a file name the file they were written in, maybe a helper.)
+  const paths = ordered.map((f) => path.join(ROOT, f));
   const began = new Map<string, number>();
-  const ended = new Map<string, number>();
-  const stamp = (data: { file?: string }) => {
-    if (!data.file) return;
-    const file = path.relative(ROOT, data.file);
-    if (!began.has(file)) began.set(file, performance.now());
-    ended.set(file, performance.now());
-  };
-  const stream = run({ files: ordered.map((f) => path.join(ROOT, f)), concurrency });
-  for (const event of ['test:dequeue', 'test:pass', 'test:fail', 'test:plan'] as const) stream.on(event, stamp);
+  const took = new Map<string, number>();
+  const stream = run({ files: paths, concurrency });
+  stream.on('test:dequeue', (data) => {
+    if (paths.includes(data.name)) began.set(data.name, performance.now());
+  });
+  stream.on('test:complete', (data) => {
+    const t0 = began.get(data.name);
+    if (t0 !== undefined) took.set(path.relative(ROOT, data.name), Math.round((performance.now() - t0) / 100) / 10);
+  });
   stream.on('test:fail', () => (process.exitCode = 1));
   const out = stream.compose(tap);
   out.pipe(process.stdout);
   out.on('end', () => {
-    const took: [string, number][] = [...ended]
-      .map(([f, t]): [string, number] => [f, Math.round((t - began.get(f)!) / 100) / 10])
-      .sort((a, b) => b[1] - a[1]);
-    process.stdout.write(
-      `# slowest files: ${took
-        .slice(0, 8)
-        .map(([f, s]) => `${f} ${s} s`)
-        .join(', ')}\n`,
-    );
+    const slowest = [...took].sort((a, b) => b[1] - a[1]);
+    const line = slowest.slice(0, 8).map(([f, sec]) => `${f} ${sec} s`);
+    process.stdout.write(`# slowest files: ${line.join(', ')}\n`);
     const keep = process.env.TEST_DURATIONS_OUT;
-    if (keep) fs.writeFileSync(keep, JSON.stringify(Object.fromEntries(took), null, 2) + '\n');
+    if (keep) fs.writeFileSync(keep, JSON.stringify(Object.fromEntries(slowest), null, 2) + '\n');
   });
 }
