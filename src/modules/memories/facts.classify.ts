@@ -75,32 +75,42 @@ export function slotOf(v: Vectors, examples: Examples, at: At = SLOT) {
     v.secondary && examples.secondary && v.secondary.model === examples.secondary.model
       ? unit(v.secondary.vector)
       : null;
-  const similarity = (withSecondary: boolean) =>
-    examples.primary.vectors.flatMap((e, i) =>
-      (examples.questions[i] && !at.questions) || (at.only && !at.only.includes(examples.slots[i]))
-        ? []
-        : [
-            {
-              slot: examples.slots[i],
-              s:
-                withSecondary && s
-                  ? MIX.primary * dot(p, e) + MIX.secondary * dot(s, examples.secondary!.vectors[i])
-                  : dot(p, e),
-            },
-          ],
-    );
-  const slot = vote(similarity(true), s ? at.mixed : at.min, at);
+  // Each example's similarities, computed once: every write of a short memory asks (~500 examples).
+  const voters: number[] = [];
+  const primary: number[] = [];
+  const mixed: number[] = [];
+  examples.primary.vectors.forEach((e, i) => {
+    if ((examples.questions[i] && !at.questions) || (at.only && !at.only.includes(examples.slots[i]))) return;
+    const d = dot(p, e);
+    voters.push(i);
+    primary.push(d);
+    mixed.push(s ? MIX.primary * d + MIX.secondary * dot(s, examples.secondary!.vectors[i]) : d);
+  });
+  const slot = vote(voters, mixed, examples.slots, s ? at.mixed : at.min, at);
   if (!slot || !s || at.questions) return slot;
   // The agreement check asks which attribute, not how close: no similarity floor.
-  return vote(similarity(false), 0, at) === slot ? slot : null;
+  return vote(voters, primary, examples.slots, 0, at) === slot ? slot : null;
 }
 
-/** The weighted vote of the `k` nearest examples, or null below `min` or without a majority. */
-function vote(scored: { slot: string; s: number }[], min: number, at: At): string | null {
-  scored.sort((a, b) => b.s - a.s);
-  if (!scored.length || scored[0].s < min) return null;
+/**
+ * The weighted vote of the `k` nearest examples, or null below `min` or without a majority.
+ * `voters[j]` is an example's index, `sims[j]` its similarity; the k nearest are picked by
+ * insertion (k is 5, the examples ~500: no sort of them all), the earlier example first on a tie.
+ */
+function vote(voters: number[], sims: number[], slots: string[], min: number, at: At): string | null {
+  const top: number[] = [];
+  for (let j = 0; j < sims.length; j++) {
+    if (top.length === at.k && sims[j] <= sims[top[at.k - 1]]) continue;
+    let x = Math.min(top.length, at.k - 1);
+    while (x > 0 && sims[top[x - 1]] < sims[j]) {
+      top[x] = top[x - 1];
+      x--;
+    }
+    top[x] = j;
+  }
+  if (!top.length || sims[top[0]] < min) return null;
   const votes = new Map<string, number>();
-  for (const x of scored.slice(0, at.k)) votes.set(x.slot, (votes.get(x.slot) ?? 0) + x.s);
+  for (const j of top) votes.set(slots[voters[j]], (votes.get(slots[voters[j]]) ?? 0) + sims[j]);
   const [slot, w] = [...votes].sort((a, b) => b[1] - a[1])[0];
   // A statement's attribute needs a majority of the vote: a memory between attributes (an event
   // near several) claims none rather than one by a narrow plurality (docs/truth.md, "Attributes").
