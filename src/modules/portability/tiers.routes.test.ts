@@ -85,7 +85,7 @@ for (const store of testStores) {
       assert.equal(all.has_more, false);
     });
 
-    it('next_cursor follows on from the snapshot: the delta holds exactly what changed after it', async () => {
+    it('next_cursor follows on from the snapshot: the delta holds what changed after it, and nothing else new', async () => {
       const snap = await tiers({ external_user_id: 'tu', max_tier0: 1, max_tier1: 1 });
       const later = await add({ content: 'A note written after the snapshot.', external_user_id: 'tu' });
       assert.equal((await call('DELETE', `/v1/memory/${m.old2}`)).statusCode, 200);
@@ -98,7 +98,13 @@ for (const store of testStores) {
         cursor = page.next_cursor;
         return seen.upserts.has(later) && seen.deletes.has(m.old2);
       });
-      assert.deepEqual([...seen.upserts], [later]);
+      // What changed after it, and possibly again what the snapshot held: the cursor stands before
+      // the oldest transaction running anywhere on the server at the time (docs/sync.md), and
+      // with other test files' transactions running beside it on the same PostgreSQL cluster
+      // that can be before the setup's own writes. Delivery is at least once, never lost.
+      assert.ok(seen.upserts.has(later));
+      const held = new Set(Object.values(m).filter((id) => id !== m.old2));
+      for (const id of seen.upserts) assert.ok(id === later || held.has(id), `unexpected upsert ${id}`);
       assert.deepEqual([...seen.deletes], [m.old2]);
     });
 
