@@ -85,7 +85,7 @@ for (const store of testStores) {
       assert.equal(all.has_more, false);
     });
 
-    it('next_cursor follows on from the snapshot: the delta holds what changed after it, and nothing else new', async () => {
+    it('next_cursor follows the snapshot: the delta holds what changed after it, nothing else new', async () => {
       const snap = await tiers({ external_user_id: 'tu', max_tier0: 1, max_tier1: 1 });
       const later = await add({ content: 'A note written after the snapshot.', external_user_id: 'tu' });
       assert.equal((await call('DELETE', `/v1/memory/${m.old2}`)).statusCode, 200);
