@@ -15,7 +15,7 @@ describe('test list check', () => {
     assert.deepEqual(listedTestFiles('node --test --import tsx x.test.ts --test-reporter spec'), ['x.test.ts']);
     assert.deepEqual(listedTestFiles('tsx scripts/x.ts'), []);
     assert.deepEqual(
-      listedTestFiles('node --import tsx scripts/run-tests.ts --test-concurrency=2 a.test.ts ./b/b.test.ts'),
+      listedTestFiles('node --enable-source-maps scripts/run-tests.mjs --test-concurrency=2 a.test.ts ./b/b.test.ts'),
       ['a.test.ts', 'b/b.test.ts'],
     );
   });

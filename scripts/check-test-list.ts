@@ -41,10 +41,10 @@ const OPTIONS_WITH_VALUE = new Set([
 const normalise = (file: string): string => path.posix.normalize(file.split(path.sep).join('/')).replace(/^\.\//, '');
 
 /** The runner `npm test` calls instead of `node --test` (it orders the files, longest first). */
-const RUNNER = 'scripts/run-tests.ts';
+const RUNNER = 'scripts/run-tests.mjs';
 
 /**
- * The files that the `node --test` (or `scripts/run-tests.ts`) command of an npm script runs: its
+ * The files that the `node --test` (or `scripts/run-tests.mjs`) command of an npm script runs: its
  * positional arguments. Other commands chained with `&&`/`;` (like this check itself) are ignored.
  */
 export function listedTestFiles(script: string): string[] {

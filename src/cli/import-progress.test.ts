@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startApp, testStores, type TestApp } from '../../test/harness.ts';
-import { ROOT, runCli } from '../../test/cli-run.ts';
+import { ROOT, cliArgs, runCli } from '../../test/cli-run.ts';
 
 const N = 400;
 const CHUNK = 20;
@@ -22,7 +22,7 @@ const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
 
 /** Run the CLI with a terminal for stdin, stdout and stderr; everything it wrote, as the terminal got it. */
 function runInTerminal(args: string[], env: Record<string, string>): Promise<{ code: number; output: string }> {
-  const cli = [process.execPath, '--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), ...args].map(quote).join(' ');
+  const cli = [process.execPath, ...cliArgs(), ...args].map(quote).join(' ');
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('ENGRAM_')));
   return new Promise((resolve) => {
     execFile(

@@ -12,6 +12,7 @@ import type { Worker } from '../platform/jobs/index.ts';
 import { createLogger } from '../platform/log.ts';
 import { startApp, testConfig, testStores, type TestApp } from '../../test/harness.ts';
 import { waitFor } from '../../test/wait.ts';
+import { builtArgs, cliArgs } from '../../test/cli-run.ts';
 import { callTool, textOf } from '../../test/mcp-client.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -26,12 +27,15 @@ for (const store of testStores) {
     let dir: string;
     const clients: Client[] = [];
 
-    /** The stdio bridge as an agent starts it: a child process, the SDK's own client on its stdin/stdout. */
-    async function spawnBridge(env: Record<string, string>, entry = ['src/cli/mcp-main.ts']): Promise<Client> {
+    /**
+     * The stdio bridge as an agent starts it (bin/engram-mcp.mjs: the build's dist/mcp-main.js): a child
+     * process, the SDK's own client on its stdin/stdout.
+     */
+    async function spawnBridge(env: Record<string, string>, entry = builtArgs('mcp-main')): Promise<Client> {
       const client = new Client({ name: 'engram-test', version: '1.0.0' });
       const transport = new StdioClientTransport({
         command: process.execPath,
-        args: ['--import', 'tsx', ...entry],
+        args: entry,
         cwd: ROOT,
         env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
         stderr: 'pipe',
@@ -57,7 +61,7 @@ for (const store of testStores) {
     });
 
     it('`engram mcp` is the same bridge, its target from the CLI flags', async () => {
-      const c = await spawnBridge({}, ['src/cli/main.ts', '--url', baseUrl, '--api-key', t.key, 'mcp']);
+      const c = await spawnBridge({}, [...cliArgs(), '--url', baseUrl, '--api-key', t.key, 'mcp']);
       const added = await call(c, 'add_memory', {
         content: 'The spare key is under the red flowerpot.',
         external_user_id: 'ines',
