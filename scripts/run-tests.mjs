@@ -110,6 +110,17 @@ export async function compileTests(files, outDir) {
   return new Map(files.map((f) => [f, path.join(outDir, `${out(f)}.mjs`)]));
 }
 
+/** Whether a process of this id runs (signal 0 checks without sending anything). */
+function isRunning(/** @type {number} */ pid) {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return /** @type {NodeJS.ErrnoException} */ (err).code === 'EPERM';
+  }
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const concurrency = Number(args.find((a) => a.startsWith('--test-concurrency='))?.split('=')[1] ?? 2);
@@ -117,9 +128,13 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const measured = fs.existsSync(DURATIONS) ? JSON.parse(fs.readFileSync(DURATIONS, 'utf8')) : {};
   const ordered = longestFirst(files, measured);
 
-  // A directory per run, so that two runs (two checkouts sharing .cache) never compile over each other.
-  const outDir = path.join(ROOT, '.cache', 'test-build', `run-${process.pid}`);
-  fs.rmSync(outDir, { recursive: true, force: true });
+  // A directory per run, so that two runs (two checkouts sharing .cache) never compile over each other;
+  // those of runs that were stopped before they could remove theirs go.
+  const builds = path.join(ROOT, '.cache', 'test-build');
+  const outDir = path.join(builds, `run-${process.pid}`);
+  for (const d of fs.existsSync(builds) ? fs.readdirSync(builds) : [])
+    if (d === path.basename(outDir) || !isRunning(Number(d.replace(/^run-/, ''))))
+      fs.rmSync(path.join(builds, d), { recursive: true, force: true });
   const compiled = await compileTests(ordered, outDir);
   await stop(); // esbuild's service process, idle from here
   // The server's and the CLI's build (dist/), which tests run as real processes: made current here,
