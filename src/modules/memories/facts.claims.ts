@@ -44,10 +44,28 @@ const BUT_DENIED = /\bbut\b(?![^.;!?]*\bbut\b)[^.;!?]*(?:\b(?:not|never)\b|n't\b
 /** The value of a claim that names no value: "some value of this attribute". */
 export const SOME_VALUE = '';
 
+/**
+ * A sentence that opens on a thing ("The café on the corner is advertising cortado this week",
+ * "A new Thai place opened nearby") and has no word of its writer in it (I, my, we …) says
+ * something of that thing, not of its writer, whatever attribute its words or meaning are near:
+ * it claims nothing of the writer. One with the writer in it still may ("The barista knows to make
+ * my iced mocha"). A thing-first line that does state the writer's own ("The new route into the
+ * office by car is only twenty-five minutes") is lost to it: a retired fact is worse than a missed
+ * update (docs/truth.md, "Supersession", "Whose").
+ */
+const THING_FIRST = /^(?:the|a|an)\s/i;
+const WRITER_WORD = /\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|we'd|we'll|our|ours|us)\b/i;
+
+export function aboutAThing(text: string): boolean {
+  const t = text.trim();
+  return THING_FIRST.test(t) && !WRITER_WORD.test(t);
+}
+
 export function claimsOf(content: string, opts: { selfNames?: string[]; slot?: string | null } = {}): Fact[] {
   // Whose the sentence is, and where another person's state begins in it (facts.subject.ts).
   const spoken = speakerOf(content);
   const writer = spoken.speaker ?? 'self';
+  const writerless = aboutAThing(spoken.text);
   const others = othersStateFrom(content);
   // What the words say, unless the memory as a whole is an event, a trip, a plan or the past;
   // and, when its meaning names an attribute, only what the words say of that one ("moved to
@@ -86,7 +104,7 @@ export function claimsOf(content: string, opts: { selfNames?: string[]; slot?: s
     if (subject && !facts.some((f) => f.subject === subject && f.slot === opts.slot))
       facts.push({ subject, slot: opts.slot, value: SOME_VALUE, negated: false });
   }
-  return facts;
+  return writerless ? facts.filter((f) => f.subject !== writer) : facts;
 }
 
 /**

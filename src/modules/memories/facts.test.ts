@@ -220,6 +220,16 @@ describe('facts: states that are another person’s, and events about a topic', 
     assert.deepEqual(claims('Tom loves Radiohead.', 'taste:music'), ['tom|taste:music|']);
   });
 
+  it('a sentence that opens on a thing, without the writer in it, claims nothing of the writer', () => {
+    assert.deepEqual(claims('The café on the corner is advertising cortado this week.', 'taste:drink'), []);
+    assert.deepEqual(claims('The new Radiohead album is everywhere this month.', 'taste:music'), []);
+    assert.deepEqual(claims('A vegan bakery opened next to the station.', 'diet'), []);
+    // The writer in it: the writer's still.
+    assert.deepEqual(claims('The barista knows to make my iced mocha as soon as I walk in.', 'taste:drink'), [
+      'self|taste:drink|mocha',
+    ]);
+  });
+
   it('a relative clause states its person’s attribute, not the writer’s', () => {
     assert.deepEqual(read('Got a postcard from my mum, who lives in Dublin.'), ['my mum|residence|dublin']);
     assert.deepEqual(read('I live in Oslo.'), ['self|residence|oslo']);
