@@ -272,6 +272,13 @@ describe('facts: states that are another person’s, and events about a topic', 
     assert.equal(statesCurrent('Read a long thread arguing Emacs is the best editor ever made.'), false);
     assert.equal(statesCurrent('Watched a documentary comparing electric cars.'), false);
     assert.equal(statesCurrent('I read every evening now.'), true);
+    // A stage of life past is not now, whatever the verb.
+    for (const text of [
+      'As a teenager I went vegetarian for about a month.',
+      'In my twenties I drove a Fiat Panda.',
+      'Growing up, my favourite food was pierogi.',
+    ])
+      assert.equal(statesCurrent(text), false, text);
   });
 
   it('a known name of another attribute is not a place, whatever the verb', () => {
