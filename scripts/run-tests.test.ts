@@ -41,6 +41,7 @@ describe('test runner compilation', () => {
 
   it('compiles test files that run without a loader and see their sources where they are', async () => {
     // Inside the repository, so that the compiled files resolve its packages as the sources do.
+    fs.mkdirSync(path.join(process.cwd(), '.cache'), { recursive: true });
     const dir = fs.mkdtempSync(path.join(process.cwd(), '.cache', 'run-tests-test-'));
     try {
       fs.mkdirSync(path.join(dir, 'src', 'lib'), { recursive: true });
