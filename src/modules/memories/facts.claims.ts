@@ -51,14 +51,15 @@ export const SOME_VALUE = '';
  * it claims nothing of the writer. One with the writer in it still may ("The barista knows to make
  * my iced mocha"). A thing-first line that does state the writer's own ("The new route into the
  * office by car is only twenty-five minutes") is lost to it: a retired fact is worse than a missed
- * update (docs/truth.md, "Supersession", "Whose").
+ * update (docs/truth.md, "Supersession", "Whose"). One sentence only: in "A long week. Moved to Denver
+ * at last!" the diary line after it is still the writer's.
  */
 const THING_FIRST = /^(?:the|a|an)\s/i;
 const WRITER_WORD = /\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|we'd|we'll|our|ours|us)\b/i;
 
 export function aboutAThing(text: string): boolean {
   const t = text.trim();
-  return THING_FIRST.test(t) && !WRITER_WORD.test(t);
+  return THING_FIRST.test(t) && !WRITER_WORD.test(t) && !/[.!?;]\s+\S/.test(t);
 }
 
 export function claimsOf(content: string, opts: { selfNames?: string[]; slot?: string | null } = {}): Fact[] {

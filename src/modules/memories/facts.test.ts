@@ -224,6 +224,8 @@ describe('facts: states that are another person’s, and events about a topic', 
     assert.deepEqual(claims('The café on the corner is advertising cortado this week.', 'taste:drink'), []);
     assert.deepEqual(claims('The new Radiohead album is everywhere this month.', 'taste:music'), []);
     assert.deepEqual(claims('A vegan bakery opened next to the station.', 'diet'), []);
+    // One sentence only: a diary line after it is still the writer's.
+    assert.deepEqual(claims('A long week. Moved to Denver at last!', null), ['self|residence|denver']);
     // The writer in it: the writer's still.
     assert.deepEqual(claims('The barista knows to make my iced mocha as soon as I walk in.', 'taste:drink'), [
       'self|taste:drink|mocha',
