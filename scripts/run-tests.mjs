@@ -34,7 +34,7 @@ import path from 'node:path';
 import { run } from 'node:test';
 import { tap } from 'node:test/reporters';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ensureBuilt } from './build.mjs';
+import { ensureBuilt, SERVER_BUILD } from './build.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DURATIONS = path.join(ROOT, 'test', 'durations.json');
@@ -92,17 +92,14 @@ const pinnedImportMeta = {
  */
 export async function compileTests(files, outDir) {
   const out = (/** @type {string} */ f) => f.replace(/\.[cm]?[jt]s$/, '');
+  // Bundled as the server is (scripts/build.mjs): the same target, chunks, packages left external.
+  const { entryPoints: _server, ...bundling } = SERVER_BUILD;
   await build({
+    ...bundling,
     absWorkingDir: ROOT,
     entryPoints: files.map((f) => ({ in: f, out: out(f) })),
     outdir: outDir,
     outExtension: { '.js': '.mjs' },
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    packages: 'external',
     sourcemap: 'linked',
     logLevel: 'warning',
     plugins: [pinnedImportMeta],
