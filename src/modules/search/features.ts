@@ -2,11 +2,12 @@
  * Ranking features of one search's candidates (docs/transform.md, "Search providers"): what the first
  * stage knew (each signal's normalised score), the graph-transform scores, and text features
  * read from the candidates themselves (query-term coverage, proximity, the lead's and the best
- * sentence's coverage, the query's adjacent term pairs), recency and speaker match. The learned
- * ranker (ranker.ts) is a linear model over these after each is standardised within the query's
- * candidates, so it learns how signals compare inside one result list, not their raw scale,
- * which differs between corpora.
+ * sentence's coverage, the query's adjacent term pairs), recency, speaker match, and the
+ * code-words model's cosine. The learned ranker (ranker.ts) is a linear model over these after
+ * each is standardised within the query's candidates, so it learns how signals compare inside one
+ * result list, not their raw scale, which differs between corpora.
  */
+import { committedCodeWords } from '../../platform/models/index.ts';
 import { analyze } from '../../platform/text-analyzer.ts';
 
 export interface Candidate {
@@ -43,6 +44,7 @@ export const FEATURE_NAMES = [
   'length',
   'recency',
   'speaker',
+  'code_words',
   'base',
   'enhanced',
   ...Array.from({ length: BAND_FEATURES }, (_, k) => `band_${k}`),
@@ -75,6 +77,12 @@ const SENTENCE = /(?<=[.!?])\s+|\n+/;
 /** Adjacent term pairs of an analysed text (stop words already out: "risk of cancer" → risk·cancer). */
 const pairs = (terms: string[]) => terms.slice(1).map((t, i) => `${terms[i]} ${t}`);
 
+const cosine = (a: Float32Array, b: Float32Array) => {
+  let s = 0;
+  for (let d = 0; d < a.length; d++) s += a[d] * b[d];
+  return s;
+};
+
 /** Feature rows, one per candidate, in FEATURE_NAMES order. */
 export function candidateFeatures(
   query: string,
@@ -95,6 +103,10 @@ export function candidateFeatures(
   const times = candidates.map((c) => c.createdAt.getTime());
   const [tMin, tMax] = [Math.min(...times), Math.max(...times)];
   const lowerQuery = query.toLowerCase();
+  // The code-words model's cosine (platform/models/code-words.ts): what a query about code and a
+  // function have in common beyond shared words.
+  const codeWords = committedCodeWords();
+  const codeQuery = codeWords.vector(query, true);
   return candidates.map((c, i) => {
     const terms = docs[i];
     const present = new Set(terms);
@@ -131,6 +143,7 @@ export function candidateFeatures(
       Math.log(1 + terms.length),
       tMax > tMin ? (times[i] - tMin) / (tMax - tMin) : 0,
       speaker && lowerQuery.includes(speaker.split(' ')[0]) ? 1 : 0,
+      cosine(codeQuery, codeWords.vector(c.content)),
       a?.base ?? 0,
       a?.enhanced ?? 0,
       ...Array.from({ length: BAND_FEATURES }, (_, k) => a?.bands[k] ?? 0),

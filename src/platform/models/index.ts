@@ -7,3 +7,4 @@ export type { Embedder, Embedders } from './embedder.ts';
 export { backgroundThread, createEmbedder, embeddersFromConfig } from './from-config.ts';
 export { createGloveSifEmbedder } from './glove-sif.ts';
 export { createUseLiteEmbedder } from './use-lite.ts';
+export { codeWordsModel, committedCodeWords, type CodeWordsModel } from './code-words.ts';
