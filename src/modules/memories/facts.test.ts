@@ -274,6 +274,10 @@ describe('facts: states that are another person’s, and events about a topic', 
     assert.equal(statesCurrent('Read a long thread arguing Emacs is the best editor ever made.'), false);
     assert.equal(statesCurrent('Watched a documentary comparing electric cars.'), false);
     assert.equal(statesCurrent('I read every evening now.'), true);
+    assert.equal(statesCurrent('Read a study claiming people who travel by subway are happier.'), false);
+    // Travelling by a means is getting around, not a trip.
+    assert.equal(statesCurrent('I no longer go in by car; I travel by tram now.'), true);
+    assert.equal(statesCurrent('We travel to Lisbon every spring.'), false);
     // A stage of life past is not now, whatever the verb.
     for (const text of [
       'As a teenager I went vegetarian for about a month.',

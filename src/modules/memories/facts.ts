@@ -118,12 +118,15 @@ const PAST_STATE =
 /** Words that make a past verb a change whose result holds now ("moved", "became", "now"). */
 const CHANGE =
   /\b(?:now|these days|currently|nowadays|lately|since|anymore|any more|no longer|just|recently|switched|moved|became|got|bought|joined|started|promoted|finally|again|new)\b/i;
-/** Many values at once, or being somewhere for a while: not the one current value. */
+/**
+ * Many values at once, or being somewhere for a while: not the one current value. "Travel" to work,
+ * or by a means ("I travel by tram now"), is how the writer gets around, not a trip.
+ */
 const NOT_SINGLE =
-  /\b(?:visit|visited|visiting|trip|travel(?!\s+(?:in\s+)?(?:to|into)\s+(?:work|the\s+office))|travelled|traveled|vacation|holiday|concert|festival|both|either|sometimes|occasionally|once|tried|trying|tasted|test[- ]drove|test[- ]drive|shares|stocks?|hiring|interviewing|interviewed|recruiting)\b/i;
+  /\b(?:visit|visited|visiting|trip|travel(?!\s+(?:(?:in\s+)?(?:to|into)\s+(?:work|the\s+office)|by\b))|travelled|traveled|vacation|holiday|concert|festival|both|either|sometimes|occasionally|once|tried|trying|tasted|test[- ]drove|test[- ]drive|shares|stocks?|hiring|interviewing|interviewed|recruiting)\b/i;
 /** An event about a topic ("read a post about Java", "watched a talk on Vim"): not the writer's attribute. */
 const ABOUT =
-  /\b(?:read|reading|watched|watching|heard|saw|listened to|wrote|posted|saw a|attended)\b.*\b(?:about|on)\b|\b(?:read|reading|watched|watching|saw|listened to)\s+(?:a|an|the|some)\s+(?:[\w-]+\s+){0,2}(?:thread|post|article|blog|review|documentary|video|talk|podcast|book|interview|episode|comparison|piece|story|news)\b/i;
+  /\b(?:read|reading|watched|watching|heard|saw|listened to|wrote|posted|saw a|attended)\b.*\b(?:about|on)\b|\b(?:read|reading|watched|watching|saw|listened to)\s+(?:a|an|the|some)\s+(?:[\w-]+\s+){0,2}(?:thread|post|article|blog|review|documentary|video|talk|podcast|book|interview|episode|comparison|piece|story|news|study|survey|paper|report)\b/i;
 
 /**
  * Whether a memory is a short statement of how things are now — what may hold one current
