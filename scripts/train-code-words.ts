@@ -21,6 +21,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CODE_WORDS_READ, codeWords, unit } from '../src/platform/models/code-words.tokens.ts';
 import type { CodeWordsWeights } from '../src/platform/models/code-words.ts';
+import { dot } from '../src/platform/models/embedder.ts';
 import { codeKey, documentedFunctions, pythonFiles } from './lib/python-functions.ts';
 
 const DEFAULT_ROOTS = ['/root/.pyenv/versions', '/usr/lib/python3', '/usr/lib/python3.11', '/usr/lib/google-cloud-sdk'];
@@ -75,7 +76,7 @@ function readPairs(roots: string[]): { query: string[]; code: string[] }[] {
       if (seen.has(key) || seen.has(named)) continue;
       seen.add(key).add(named);
       const query = codeWords(f.summary, true);
-      const code = codeWords(f.code).slice(0, CODE_WORDS_READ);
+      const code = codeWords(f.code, false, CODE_WORDS_READ).slice(0, CODE_WORDS_READ);
       if (query.length && code.length) pairs.push({ query, code });
     }
   }
@@ -153,7 +154,7 @@ function train(pairs: { query: string[]; code: string[] }[]): CodeWordsWeights {
 /** The loss of one batch and its gradient on the rows it touched. */
 function batchGradient(q: Encoded, c: Encoded) {
   const B = q.y.length;
-  const S = q.y.map((a) => c.y.map((b) => dotF(a, b) / TAU));
+  const S = q.y.map((a) => c.y.map((b) => dot(a, b) / TAU));
   const rows = softmaxRows(S);
   const cols = softmaxRows(S[0].map((_, j) => S.map((r) => r[j])));
   let value = 0;
@@ -172,7 +173,7 @@ function batchGradient(q: Encoded, c: Encoded) {
       }
       // Through the unit norm: the part along y does not change the direction.
       const y = side.y[i];
-      const along = dotF(gy, y);
+      const along = dot(gy, y);
       for (let d = 0; d < DIM; d++) gy[d] = (gy[d] - along * y[d]) / side.norm[i];
       for (const { row, weight } of side.terms[i]) {
         let g = grad.get(row);
@@ -194,12 +195,6 @@ function softmaxRows(S: number[][]): number[][] {
     return e.map((x) => x / sum);
   });
 }
-
-const dotF = (a: Float32Array, b: Float32Array) => {
-  let s = 0;
-  for (let d = 0; d < a.length; d++) s += a[d] * b[d];
-  return s;
-};
 
 /** Adam on the touched rows only (rows a batch does not use keep their moments as they were). */
 function adam(E: Float32Array, m: Float32Array, v: Float32Array, grad: Map<number, Float32Array>, step: number) {

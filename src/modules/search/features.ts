@@ -7,7 +7,7 @@
  * each is standardised within the query's candidates, so it learns how signals compare inside one
  * result list, not their raw scale, which differs between corpora.
  */
-import { committedCodeWords } from '../../platform/models/index.ts';
+import { committedCodeWords, dot } from '../../platform/models/index.ts';
 import { analyze } from '../../platform/text-analyzer.ts';
 
 export interface Candidate {
@@ -77,12 +77,6 @@ const SENTENCE = /(?<=[.!?])\s+|\n+/;
 /** Adjacent term pairs of an analysed text (stop words already out: "risk of cancer" → risk·cancer). */
 const pairs = (terms: string[]) => terms.slice(1).map((t, i) => `${terms[i]} ${t}`);
 
-const cosine = (a: Float32Array, b: Float32Array) => {
-  let s = 0;
-  for (let d = 0; d < a.length; d++) s += a[d] * b[d];
-  return s;
-};
-
 /** Feature rows, one per candidate, in FEATURE_NAMES order. */
 export function candidateFeatures(
   query: string,
@@ -143,7 +137,7 @@ export function candidateFeatures(
       Math.log(1 + terms.length),
       tMax > tMin ? (times[i] - tMin) / (tMax - tMin) : 0,
       speaker && lowerQuery.includes(speaker.split(' ')[0]) ? 1 : 0,
-      cosine(codeQuery, codeWords.vector(c.content)),
+      dot(codeQuery, codeWords.vector(c.content)),
       a?.base ?? 0,
       a?.enhanced ?? 0,
       ...Array.from({ length: BAND_FEATURES }, (_, k) => a?.bands[k] ?? 0),

@@ -13,11 +13,14 @@ const QUERY_STOP = new Set(
 /**
  * The words of a text: alphanumeric runs split at case changes and digits, lower-cased, one-letter
  * parts dropped, a plural "s" taken off words over four letters ("files" → file, not "class").
- * `query`: query stop words out too.
+ * `query`: query stop words out too. `limit`: at most about that many words (the last identifier
+ * read may add a few parts beyond it; callers slice).
  */
-export function codeWords(text: string, query = false): string[] {
+export function codeWords(text: string, query = false, limit = Infinity): string[] {
   const out: string[] = [];
-  for (const w of text.match(/[A-Za-z][A-Za-z0-9]*/g) ?? []) {
+  // Word by word, so that a long text is read only as far as `limit` words.
+  for (const [w] of text.matchAll(/[A-Za-z][A-Za-z0-9]*/g)) {
+    if (out.length >= limit) break;
     for (let p of w.match(/[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+/g) ?? []) {
       p = p.toLowerCase();
       if (p.length < 2) continue;

@@ -42,7 +42,7 @@ export function codeWordsModel(w: CodeWordsWeights = committed as CodeWordsWeigh
     dim,
     vector(text, query = false) {
       const counts = new Map<number, number>();
-      for (const t of codeWords(text, query).slice(0, CODE_WORDS_READ)) {
+      for (const t of codeWords(text, query, CODE_WORDS_READ).slice(0, CODE_WORDS_READ)) {
         const i = index.get(t);
         if (i !== undefined) counts.set(i, (counts.get(i) ?? 0) + 1);
       }

@@ -4,6 +4,7 @@
  * openai-compatible, onnx-sentence, cache).
  */
 export type { Embedder, Embedders } from './embedder.ts';
+export { dot } from './embedder.ts';
 export { backgroundThread, createEmbedder, embeddersFromConfig } from './from-config.ts';
 export { createGloveSifEmbedder } from './glove-sif.ts';
 export { createUseLiteEmbedder } from './use-lite.ts';
