@@ -287,6 +287,13 @@ describe('facts: states that are another person’s, and events about a topic', 
       assert.equal(statesCurrent(text), false, text);
   });
 
+  it('a preference said as the answer to a question put to the writer is now; other conditions are not', () => {
+    assert.equal(statesCurrent('If you asked me today, my favourite would be ramen, hands down.'), true);
+    assert.equal(statesCurrent("If I had to pick, I'd say Vim."), true);
+    assert.equal(statesCurrent('If I move to Berlin I would cycle.'), false);
+    assert.equal(statesCurrent('I would love to live in Rome.'), false);
+  });
+
   it('a known name of another attribute is not a place, whatever the verb', () => {
     assert.deepEqual(read('I moved over to IntelliJ IDEA.'), ['self|tool:editor|intellij idea']);
     assert.deepEqual(read('I moved to Lisbon.'), ['self|residence|lisbon']);

@@ -128,6 +128,20 @@ const NOT_SINGLE =
 const ABOUT =
   /\b(?:read|reading|watched|watching|heard|saw|listened to|wrote|posted|saw a|attended)\b.*\b(?:about|on)\b|\b(?:read|reading|watched|watching|saw|listened to)\s+(?:a|an|the|some)\s+(?:[\w-]+\s+){0,2}(?:thread|post|article|blog|review|documentary|video|talk|podcast|book|interview|episode|comparison|piece|story|news|study|survey|paper|report)\b/i;
 
+/** "If you asked me (today)", "if I had to pick": a way of saying what one prefers now. */
+const ASKED_ME =
+  /\bif (?:you|anyone|someone|somebody) (?:asked|asks|ask) me\b[^,]*,\s*|\bif i (?:had|have) to (?:pick|choose|say|name)\b[^,]*,\s*/;
+
+/**
+ * A preference said as the answer to a question put to the writer ("If you asked me today, my
+ * favourite would be ramen", "If I had to pick, I'd say Vim"): the condition and its "would" are
+ * the idiom's, not a hypothesis or a plan, so the rest is read as a statement of now.
+ */
+function asAskedNow(clause: string): string {
+  if (!ASKED_ME.test(clause)) return clause;
+  return clause.replace(ASKED_ME, '').replace(/\b(?:would|'d)\b/g, 'is');
+}
+
 /**
  * Whether a memory is a short statement of how things are now — what may hold one current
  * value of an attribute: not a question, wish, plan, past state, trip or list of several.
@@ -141,7 +155,7 @@ export function statesCurrent(content: string, opts: { short?: boolean } = { sho
   const all = t.toLowerCase();
   if (NOT_SINGLE.test(all) || ABOUT.test(all)) return false;
   // "I used to love X, but now it's Y": what follows the last "but" is how things are now.
-  const lower = all.split(/\bbut\b|;/).pop()!;
+  const lower = asAskedNow(all.split(/\bbut\b|;/).pop()!);
   if (NOT_NOW.test(lower)) return false;
   if (PAST_STATE.test(lower) && !CHANGE.test(lower)) return false;
   return true;
