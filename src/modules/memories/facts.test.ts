@@ -287,11 +287,16 @@ describe('facts: states that are another person’s, and events about a topic', 
       assert.equal(statesCurrent(text), false, text);
   });
 
-  it('a preference said as the answer to a question put to the writer is now; other conditions are not', () => {
+  it('idioms of now (if you asked me, without thinking, since that trip) are now; plans and trips are not', () => {
     assert.equal(statesCurrent('If you asked me today, my favourite would be ramen, hands down.'), true);
     assert.equal(statesCurrent("If I had to pick, I'd say Vim."), true);
     assert.equal(statesCurrent('If I move to Berlin I would cycle.'), false);
     assert.equal(statesCurrent('I would love to live in Rome.'), false);
+    // Done "without even thinking about it" is a habit; "since that trip" dates a change, it is no trip.
+    assert.equal(statesCurrent('Asked the waiter for the keto options without even thinking about it.'), true);
+    assert.equal(statesCurrent("Craving ramen constantly since that trip; it's my new number one."), true);
+    assert.equal(statesCurrent('Thinking about going keto.'), false);
+    assert.equal(statesCurrent('Back from our trip to Lisbon.'), false);
   });
 
   it('a known name of another attribute is not a place, whatever the verb', () => {

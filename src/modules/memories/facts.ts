@@ -138,9 +138,14 @@ const ASKED_ME =
  * the idiom's, not a hypothesis or a plan, so the rest is read as a statement of now.
  */
 function asAskedNow(clause: string): string {
-  if (!ASKED_ME.test(clause)) return clause;
-  return clause.replace(ASKED_ME, '').replace(/\b(?:would|'d)\b/g, 'is');
+  // "Without even thinking about it": done by habit, not a thought about doing it.
+  const habit = clause.replace(/\bwithout (?:even )?thinking(?: about it| twice)?\b/g, 'by habit');
+  if (!ASKED_ME.test(habit)) return habit;
+  return habit.replace(ASKED_ME, '').replace(/\b(?:would|'d)\b/g, 'is');
 }
+
+/** A past event named only as the start of what holds now ("since that trip", "since our holiday"). */
+const SINCE_EVENT = /\bsince (?:that|the|our|my|this|last) (?:trip|vacation|holiday|visit|concert|festival)\b/g;
 
 /**
  * Whether a memory is a short statement of how things are now — what may hold one current
@@ -152,7 +157,8 @@ export function statesCurrent(content: string, opts: { short?: boolean } = { sho
   // Source code states nothing about its writer: a corpus of functions is not a chain of updates
   // ("def paste(): …" read as an editor retired every earlier function of a CoSQA store).
   if ((opts.short && t.length > 240) || /\?\s*$/.test(t) || looksLikeCode(t)) return false;
-  const all = t.toLowerCase();
+  // "Since that trip" dates a change; it is not a trip of its own.
+  const all = t.toLowerCase().replace(SINCE_EVENT, 'since then');
   if (NOT_SINGLE.test(all) || ABOUT.test(all)) return false;
   // "I used to love X, but now it's Y": what follows the last "but" is how things are now.
   const lower = asAskedNow(all.split(/\bbut\b|;/).pop()!);
