@@ -28,6 +28,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { format, resolveConfig } from 'prettier';
 import {
   ARTIFACT_FEATURES,
   candidateFeatures,
@@ -318,6 +319,8 @@ if (process.env.TRAIN_WRITE !== '0') {
   const domains = Object.fromEntries(FAMILIES.flatMap((f) => f.domains.map((d) => [d, f.name])));
   const committed = JSON.parse(fs.readFileSync(OUT, 'utf8')) as { models: typeof models };
   const all = { ...committed.models, ...models };
-  fs.writeFileSync(OUT, JSON.stringify({ models: all, domains, default: 'general' }, null, 2) + '\n');
+  // Written as the lint formats it, so a training leaves the tree clean.
+  const json = JSON.stringify({ models: all, domains, default: 'general' });
+  fs.writeFileSync(OUT, await format(json, { ...(await resolveConfig(OUT)), filepath: OUT }));
   log(`wrote ${OUT}`);
 }
