@@ -3,9 +3,9 @@
  *
  * Pairs: every documented Python function under the roots — the docstring's first paragraph as
  * the query, the function's code without its docstring as the document (scripts/lib/
- * python-functions.ts); the same code or the same (summary, name) once only; any function of an
- * evaluation corpus given with CODE_EXCLUDE (CoSQA's) left out, so the model never sees a
- * function it is measured on. No query of any benchmark is read.
+ * python-functions.ts); the same code or the same (summary, name) once only; every function of the
+ * evaluation corpus in CODE_EXCLUDE (by default CoSQA's, COSQA_DIR/corpus.jsonl) left out, so the
+ * model never sees a function it is measured on. No query of any benchmark is read.
  *
  * Model: one vector per word (shared by queries and code, so a word matches itself); a text is
  * the idf-weighted mean of its words' vectors, unit length. Loss: in-batch softmax both ways
@@ -14,7 +14,6 @@
  * left out. Written as int8 rows with a scale each (code-words.weights.json).
  *
  *   npx tsx scripts/train-code-words.ts [root …]          (default: the roots below that exist)
- *   CODE_EXCLUDE=../shared/data/cosqa/corpus.jsonl npx tsx scripts/train-code-words.ts …
  *   CODE_DIM=128 CODE_EPOCHS=6 CODE_OUT=/tmp/w.json …
  */
 import fs from 'node:fs';
@@ -28,6 +27,8 @@ const DEFAULT_ROOTS = ['/root/.pyenv/versions', '/usr/lib/python3', '/usr/lib/py
 const DIM = Number(process.env.CODE_DIM || 128);
 const EPOCHS = Number(process.env.CODE_EPOCHS || 6);
 const OUT = process.env.CODE_OUT || path.resolve(import.meta.dirname, '../src/platform/models/code-words.weights.json');
+/** CoSQA's functions by default (the corpus the model is measured on), when the file is here. */
+const EXCLUDE = process.env.CODE_EXCLUDE || `${process.env.COSQA_DIR || '/work/shared/data/cosqa'}/corpus.jsonl`;
 const BATCH = 256;
 const TAU = 0.05;
 const LR = 2e-3;
@@ -50,8 +51,8 @@ function random(seed: number) {
 
 function readPairs(roots: string[]): { query: string[]; code: string[] }[] {
   const excluded = new Set<string>();
-  if (process.env.CODE_EXCLUDE)
-    for (const line of fs.readFileSync(process.env.CODE_EXCLUDE, 'utf8').split('\n'))
+  if (fs.existsSync(EXCLUDE))
+    for (const line of fs.readFileSync(EXCLUDE, 'utf8').split('\n'))
       if (line.trim()) excluded.add(codeKey((JSON.parse(line) as { text: string }).text));
   const seen = new Set<string>();
   const pairs: { query: string[]; code: string[] }[] = [];
