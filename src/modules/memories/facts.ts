@@ -133,12 +133,13 @@ const ASKED_ME =
   /\bif (?:you|anyone|someone|somebody) (?:asked|asks|ask) me\b[^,]*,\s*|\bif i (?:had|have) to (?:pick|choose|say|name)\b[^,]*,\s*/;
 
 /**
- * A preference said as the answer to a question put to the writer ("If you asked me today, my
- * favourite would be ramen", "If I had to pick, I'd say Vim"): the condition and its "would" are
- * the idiom's, not a hypothesis or a plan, so the rest is read as a statement of now.
+ * Idioms that say how things are now in the words of a condition or a thought: a preference said
+ * as the answer to a question put to the writer ("If you asked me today, my favourite would be
+ * ramen", "If I had to pick, I'd say Vim" — the condition and its "would" are the idiom's, not a
+ * hypothesis or a plan), and a habit ("without even thinking about it"). Rewritten so that the
+ * clause is read as a statement of now.
  */
-function asAskedNow(clause: string): string {
-  // "Without even thinking about it": done by habit, not a thought about doing it.
+function idiomsOfNow(clause: string): string {
   const habit = clause.replace(/\bwithout (?:even )?thinking(?: about it| twice)?\b/g, 'by habit');
   if (!ASKED_ME.test(habit)) return habit;
   return habit.replace(ASKED_ME, '').replace(/\b(?:would|'d)\b/g, 'is');
@@ -161,7 +162,7 @@ export function statesCurrent(content: string, opts: { short?: boolean } = { sho
   const all = t.toLowerCase().replace(SINCE_EVENT, 'since then');
   if (NOT_SINGLE.test(all) || ABOUT.test(all)) return false;
   // "I used to love X, but now it's Y": what follows the last "but" is how things are now.
-  const lower = asAskedNow(all.split(/\bbut\b|;/).pop()!);
+  const lower = idiomsOfNow(all.split(/\bbut\b|;/).pop()!);
   if (NOT_NOW.test(lower)) return false;
   if (PAST_STATE.test(lower) && !CHANGE.test(lower)) return false;
   return true;
