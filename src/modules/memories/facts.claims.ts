@@ -31,11 +31,20 @@ export function attributeOf(slot: string): string {
 /** Attributes whose value may be a name standing first: things one has or likes, and the partner. */
 const NAMED_VALUE = /^(?:taste:|tool:|vehicle$|phone$|partner$)/;
 
-/** `subject` is a name (not "my …", not a possessive) in a sentence with the writer in it. */
+/**
+ * Said of a recording or an artist, never of a person one knows: "on repeat", "on heavy rotation",
+ * "on loop" — the name before it is what the writer plays, though no word of the writer is there.
+ */
+const PLAYED = /\bon (?:repeat|loop|(?:heavy |constant )?rotation)\b/i;
+
+/**
+ * `subject` is a name (not "my …", not a possessive) in a sentence with the writer in it, or one
+ * said to be played (PLAYED).
+ */
 function nameIsValue(text: string, subject: string): boolean {
   if (subject === 'self' || subject.startsWith('my ') || !/^[\p{L}][\p{L} .'-]*$/u.test(subject)) return false;
   if (text.toLowerCase().includes(`${subject}'s`)) return false;
-  return /\b(?:I|I'm|I've|I'd|me|my|mine)\b/.test(text);
+  return /\b(?:I|I'm|I've|I'd|me|my|mine)\b/.test(text) || PLAYED.test(text);
 }
 
 /** A sentence ending in a denial after "but" ("…, but it's not my favourite", "… but haven't used it since"). */

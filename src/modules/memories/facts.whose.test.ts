@@ -14,6 +14,13 @@ describe('facts: states that are another person’s, and events about a topic', 
   const claims = (text: string, slot: string | null) =>
     claimsOf(text, { slot }).map((f) => `${f.subject}|${f.slot}|${f.value}${f.negated ? '|not' : ''}`);
 
+  it('a name said to be on repeat is what the writer plays, not a person', () => {
+    assert.deepEqual(claims('Tame Impala has been on repeat for the whole month.', 'taste:music'), [
+      'self|taste:music|',
+    ]);
+    assert.deepEqual(claims('Tom has been on the phone all month.', 'taste:music'), ['tom|taste:music|']);
+  });
+
   it('a sentence adverb first does not make the writer the subject', () => {
     assert.deepEqual(
       claims('Apparently my cousin Ana swears by Vim.', 'tool:editor').filter((c) => c.startsWith('self|')),
