@@ -256,13 +256,23 @@ for (const store of testStores) {
 
     it('include_embeddings: float32 unit vectors, or int8 with a scale that gives them back', async () => {
       const id = await add({ content: 'Embeddings travel with the memory in the feed.', external_user_id: 'emb' });
+      // The feed holds a change back while an older transaction anywhere on the server is open (other
+      // test files share it): read until the memory is there.
       const page = async (format: string) => {
-        const res = await call(
-          'GET',
-          `/v1/sync/delta?external_user_id=emb&include_embeddings=true&embedding_format=${format}`,
+        let found: Record<string, unknown> & { embedding?: number[] } = {};
+        await waitFor(
+          async () => {
+            const res = await call(
+              'GET',
+              `/v1/sync/delta?external_user_id=emb&include_embeddings=true&embedding_format=${format}`,
+            );
+            assert.equal(res.statusCode, 200, res.body);
+            found = res.json().upserts.find((m: { id: string }) => m.id === id);
+            return !!found;
+          },
+          { what: `the ${format} page holds the memory` },
         );
-        assert.equal(res.statusCode, 200, res.body);
-        return res.json().upserts.find((m: { id: string }) => m.id === id);
+        return found as any;
       };
       const f = await page('float32');
       assert.ok(Array.isArray(f.embedding) && f.embedding.length > 10);
