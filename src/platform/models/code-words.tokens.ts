@@ -35,6 +35,7 @@ export function codeWords(text: string, query = false, limit = Infinity): string
 /** How many words of a function are read (its head: the name, arguments and first lines). */
 export const CODE_WORDS_READ = 200;
 
+/** `x` scaled in place to unit length (a zero vector stays zero), and returned. */
 export function unit(x: Float32Array): Float32Array {
   let n = 0;
   for (const v of x) n += v * v;
