@@ -9,6 +9,7 @@
  */
 import fs from 'node:fs';
 import { codeWords, codeWordsModel, type CodeWordsWeights } from '../src/platform/models/code-words.ts';
+import { mrrAt } from './lib/beir.ts';
 import { COSQA_DIR } from './lib/dev-sets.ts';
 
 const dir = COSQA_DIR;
@@ -45,9 +46,16 @@ const z = (x: number[]) => {
   const sd = Math.sqrt(x.reduce((a, b) => a + (b - mean) ** 2, 0) / x.length) || 1;
   return x.map((v) => (v - mean) / sd);
 };
+/** The reciprocal rank of the gold function in the first ten (ties in corpus order), as bench:retrieval scores it. */
 const rr = (scores: number[], doc: number) => {
-  const rank = scores.filter((s) => s > scores[doc]).length;
-  return rank < 10 ? 1 / (rank + 1) : 0;
+  const top = scores
+    .map((s, i) => [s, i])
+    .sort((a, b) => b[0] - a[0] || a[1] - b[1])
+    .slice(0, 10);
+  return mrrAt(
+    top.map(([, i]) => String(i)),
+    new Set([String(doc)]),
+  );
 };
 
 const rows = gold.map(({ text, doc }) => {

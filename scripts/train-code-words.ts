@@ -21,6 +21,7 @@ import path from 'node:path';
 import { CODE_WORDS_READ, codeWords, unit } from '../src/platform/models/code-words.tokens.ts';
 import type { CodeWordsWeights } from '../src/platform/models/code-words.ts';
 import { dot } from '../src/platform/models/embedder.ts';
+import { prng } from '../bench/lib/corpus.ts';
 import { codeKey, documentedFunctions, pythonFiles } from './lib/python-functions.ts';
 
 const DEFAULT_ROOTS = ['/root/.pyenv/versions', '/usr/lib/python3', '/usr/lib/python3.11', '/usr/lib/google-cloud-sdk'];
@@ -35,16 +36,9 @@ const LR = 2e-3;
 const MIN_PAIRS = 3;
 const log = (s: string) => console.error(s);
 
-/** A seeded generator (mulberry32) and normal deviates from it, so a training is repeatable. */
+/** Normal deviates from a seeded uniform stream (Box–Muller), so a training is repeatable. */
 function random(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = prng(seed);
   const normal = () => Math.sqrt(-2 * Math.log(next() + 1e-12)) * Math.cos(2 * Math.PI * next());
   return { next, normal };
 }
