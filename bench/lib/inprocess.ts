@@ -47,6 +47,8 @@ export interface StudySettings {
   time?: number;
   /** What a memory that only asks loses (SEARCH_WEIGHT_ASKS). */
   asks?: number;
+  /** Words of statement a memory that asks may have (SEARCH_ASKS_STATED_WORDS). */
+  asksWords?: number;
 }
 
 export const STUDY_KEY = 'ek_org_inprocess_study_key_0123456789';
@@ -110,6 +112,7 @@ export async function inProcessStack(opts: { databaseUrl?: string } = {}) {
       speakerWeight: s.speaker ?? config.SEARCH_WEIGHT_SPEAKER,
       timeWeight: s.time ?? config.SEARCH_WEIGHT_TIME,
       asksWeight: s.asks ?? config.SEARCH_WEIGHT_ASKS,
+      asksStatedWords: s.asksWords ?? config.SEARCH_ASKS_STATED_WORDS,
       extractor,
       rerank: { ranker: committedRanker(), graph: transform.searchPort },
       available: { ranker_a: false, ranker_b: false, graph: true },

@@ -77,7 +77,8 @@ export const modelFields = {
    * What a memory that only asks ("What got you into running?") loses, same scale (0 disables;
    * docs/retrieval.md, "Questions state nothing": chosen leave-one-conversation-out on LoCoMo dev).
    */
-  SEARCH_WEIGHT_ASKS: z.coerce.number().min(0).max(1).default(0.2),
+  SEARCH_WEIGHT_ASKS: z.coerce.number().min(0).max(1).default(0.4),
+  SEARCH_ASKS_STATED_WORDS: z.coerce.number().int().min(0).max(200).default(25),
   /**
    * Fusion weight of the agentic-graph signal (searches with enable_agentic_graph: true), on the
    * 0–1 fused scale: chosen leave-one-conversation-out on LoCoMo dev among 0.02–0.2 with SciFact

@@ -25,6 +25,17 @@ describe('onlyAsks', () => {
     assert.ok(!onlyAsks('Melanie said, "Look at this?" and shared a photo of a sunset.'));
     assert.ok(!onlyAsks(''));
   });
+  it('with a budget of stated words, counts a turn that states a little before it asks', () => {
+    const praise = 'Caroline said, "Wow, Mel, that\'s awesome! What\'s your best camping memory?"';
+    assert.ok(!onlyAsks(praise), 'four words stated: not with no budget');
+    assert.ok(onlyAsks(praise, 4));
+    assert.ok(onlyAsks(praise, 15));
+    const news =
+      'Melanie said, "I just signed up for a pottery class yesterday and it is like therapy for me. ' +
+      'Have you tried it?"';
+    assert.ok(!onlyAsks(news, 15), 'seventeen words stated');
+    assert.ok(!onlyAsks('Melanie said, "That was a great weekend at the lake with the kids."', 15), 'no question');
+  });
   it('knows a query about asking', () => {
     assert.ok(asksAboutAsking('What did Caroline ask Melanie about running?'));
     assert.ok(asksAboutAsking('Which questions did Jon have about the studio?'));
@@ -49,6 +60,9 @@ describe('onlyAsks', () => {
       { prev_id: null, next_id: 'y', next2_id: 'z', next2_asks: 'Ana said, "Really? When?"' },
     ]);
     assert.deepEqual([...got].sort(), ['a', 'p', 'z']);
+    const remark = [{ prev_id: 'r', prev_asks: 'Jon: That sounds great, mate. Where to?' }];
+    assert.deepEqual([...askingWith(new Set(), remark)], [], 'four words stated');
+    assert.deepEqual([...askingWith(new Set(), remark, 15)], ['r'], 'within a budget of fifteen');
   });
 });
 

@@ -60,6 +60,7 @@ export async function askingMemories(
   db: Queryable,
   organizationId: string,
   ids: string[],
+  stated = 0,
 ): Promise<{ asking: Set<string>; seen: boolean }> {
   if (!ids.length) return { asking: new Set(), seen: false };
   const rows = await db.query<{ id: string; content: string }>(
@@ -67,5 +68,5 @@ export async function askingMemories(
      WHERE m.organization_id = $1 AND m.id = ANY($2::text[]) AND ${MAY_ONLY_ASK_SQL}`,
     [organizationId, ids],
   );
-  return { asking: new Set(rows.filter((r) => onlyAsks(r.content)).map((r) => r.id)), seen: rows.length > 0 };
+  return { asking: new Set(rows.filter((r) => onlyAsks(r.content, stated)).map((r) => r.id)), seen: rows.length > 0 };
 }

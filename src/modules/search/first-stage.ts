@@ -41,6 +41,8 @@ export interface FirstStageDeps {
   timeWeight?: number;
   /** What a memory that only asks loses, on the same scale (0 disables; asks-signal.ts). */
   asksWeight?: number;
+  /** How many words of statement a memory that asks may have and still count as only asking. */
+  asksStatedWords?: number;
   /** Recognises entities in queries for `enable_agentic_graph`. */
   extractor?: Extractor;
   graph: GraphReader;
@@ -129,7 +131,7 @@ export async function firstStage(
     speakerWeight > 0 || times.length || when
       ? candidateFacts(db, scope.organizationId, top, { mentions: times.length > 0 || when })
       : null,
-    demoteQuestions ? askingMemories(db, scope.organizationId, top) : null,
+    demoteQuestions ? askingMemories(db, scope.organizationId, top, deps.asksStatedWords) : null,
   ]);
   // Loans come from the fused scores and the bonuses are added after them: a turn of the named
   // speaker, or of the named time, does not pass its bonus on to the turns beside it.
@@ -157,7 +159,11 @@ export async function firstStage(
   // Which candidates only ask: the fused top, and the neighbours a loan may have lifted beside them.
   if (askingTop) {
     opts.questionHints?.saw(hintKey, askingTop.seen);
-    scores = withBonus(scores, askingWith(askingTop.asking, neighbours ?? []), -(deps.asksWeight ?? 0));
+    scores = withBonus(
+      scores,
+      askingWith(askingTop.asking, neighbours ?? [], deps.asksStatedWords),
+      -(deps.asksWeight ?? 0),
+    );
   }
   const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, opts.keep);
   return {

@@ -98,8 +98,10 @@ for (const store of testStores) {
     let t: TestApp;
     let off: TestApp;
     before(async () => {
-      t = await startApp(store, { env: { SEARCH_WEIGHT_SPEAKER: '0.5', SEARCH_WEIGHT_TIME: '0.5' } });
-      off = await startApp(store, { env: { SEARCH_WEIGHT_SPEAKER: '0', SEARCH_WEIGHT_TIME: '0' } });
+      // Questions keep their place (SEARCH_WEIGHT_ASKS 0): these tests weigh the speaker and time alone.
+      const env = { SEARCH_WEIGHT_ASKS: '0' };
+      t = await startApp(store, { env: { ...env, SEARCH_WEIGHT_SPEAKER: '0.5', SEARCH_WEIGHT_TIME: '0.5' } });
+      off = await startApp(store, { env: { ...env, SEARCH_WEIGHT_SPEAKER: '0', SEARCH_WEIGHT_TIME: '0' } });
     });
     after(async () => {
       await t.close();
