@@ -103,7 +103,8 @@ export async function inProcessStack(opts: { databaseUrl?: string } = {}) {
         bm25: s.bm25 ?? config.SEARCH_WEIGHT_BM25,
         dense: s.dense ?? config.SEARCH_WEIGHT_DENSE,
         dense2: s.dense2 ?? config.SEARCH_WEIGHT_DENSE2,
-        graph: s.graph ?? 0,
+        // The agentic-graph signal: read only by searches with enable_agentic_graph (graph-signal.ts).
+        graph: s.graph ?? config.SEARCH_WEIGHT_GRAPH,
       },
       bm25: { k1: s.k1 ?? config.SEARCH_BM25_K1, b: s.b ?? config.SEARCH_BM25_B },
       candidates: s.candidates ?? config.SEARCH_CANDIDATES,
