@@ -7,7 +7,9 @@ import { DIETS, OCCUPATIONS } from './facts.lexicon.ts';
 /** A name: capitalised words, with the small words of place names between them. */
 export const NAME =
   String.raw`(?<v>[A-Z][\p{L}\p{N}'’&.-]*(?:\s+(?:(?:de|da|do|del|la|le|of|upon|am|` +
-  String.raw`y|on)\s+)?[A-Z0-9][\p{L}\p{N}'’&.-]*)*)`;
+  // A day or month after a name is when, not more of the name ("joined Stripe on Monday").
+  String.raw`y|on)\s+)?(?!(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b|(?:January|February|March|April|June|July|` +
+  String.raw`August|September|October|November|December)\b)[A-Z0-9][\p{L}\p{N}'’&.-]*)*)`;
 /** A name opening a clause, whose first letter the reader folded to lower case ("Stripe hired me"). */
 export const NAME_START = NAME.replace('(?<v>[A-Z]', '(?<v>[A-Za-z]');
 /** A lower-case phrase up to the clause's end, cut at a connective (valueOf). */

@@ -151,6 +151,7 @@ export const WORK_AND_HOME_RULES: Rule[] = [
       String.raw`\b(?:jumped\s+ship\s+to|switched\s+(?:jobs|companies|employers)\s+to|` +
         String.raw`landed\s+(?:a|the)\s+(?:new\s+)?(?:job|role|position|gig)\s+(?:at|with)|signed\s+(?:on\s+)?with|` +
         String.raw`first\s+(?:day|week)\s+at|new\s+gig\s+(?:at|with)|onboarding\s+at|on\s+the\s+payroll\s+(?:at|of)|` +
+        String.raw`on\s+(?:the\s+)?staff\s+(?:at|of)|` +
         String.raw`poached\s+by|recruited\s+by|went\s+to\s+work\s+(?:at|for))\s+${NAME}`,
     ),
   },
@@ -174,7 +175,7 @@ export const WORK_AND_HOME_RULES: Rule[] = [
     kind: 'name',
     re: r(
       String.raw`\b(?:been|am|'m|is|are)\s+(?:now\s+)?at\s+${NAME}` +
-        String.raw`(?=\s+(?:for\s+(?:\w+\s+)?(?:years?|months?)|since)\b)`,
+        String.raw`(?=\s+(?:for\s+(?:\w+\s+){0,2}(?:years?|months?)|since)\b)`,
     ),
   },
   {
@@ -186,6 +187,32 @@ export const WORK_AND_HOME_RULES: Rule[] = [
     ),
   },
   { slot: 'employer', kind: 'name', negated: true, re: r(String.raw`\blast\s+(?:day|week)\s+at\s+${NAME}`) },
+  {
+    // The paperwork of a new job: "signed the offer from Bosch", "first payday from Figma", "my desk
+    // at Unilever", "starting at Mozilla on Monday", "my Spotify welcome pack". Not "my Dell laptop":
+    // a brand before a thing one owns is what it is, not whom one works for.
+    slot: 'employer',
+    kind: 'name',
+    re: r(
+      String.raw`\b(?:(?:signed|accepted|took)\s+(?:the|their|an?|my)\s+(?:job\s+)?offer\s+(?:from|with|at)|` +
+        String.raw`first\s+(?:payday|pay\s*check|pay\s*cheque|payslip|pay\s*slip|salary|wage)\s+(?:from|at)|` +
+        String.raw`(?:my|our)\s+(?:desk|badge|lanyard|onboarding|probation)\s+at|starting\s+at)\s+${NAME}`,
+    ),
+  },
+  {
+    slot: 'employer',
+    kind: 'name',
+    re: r(
+      String.raw`\bmy\s+${NAME}\s+(?:welcome\s+(?:pack|kit|box)|onboarding|work\s+(?:laptop|email|badge)|` +
+        String.raw`badge|lanyard)\b`,
+    ),
+  },
+  {
+    slot: 'employer',
+    kind: 'name',
+    negated: true,
+    re: r(String.raw`\b(?:handed|gave|put)\s+in\s+(?:my|her|his)\s+notice\s+(?:at|to)\s+${NAME}`),
+  },
   // Role (an occupation's head word ends the phrase); "… at Acme" is read by the employer rules.
   {
     slot: 'role',

@@ -98,6 +98,22 @@ describe('facts: what a memory states about single-valued attributes', () => {
     assert.deepEqual(read('Stripe hired me in May.'), ['self|employer|stripe']);
   });
 
+  it("reads a job from its paperwork, not a brand from one's things", () => {
+    assert.deepEqual(read('Signed the offer from Bosch today!'), ['self|employer|bosch']);
+    assert.deepEqual(read('First payday from Figma, feels good.'), ['self|employer|figma']);
+    assert.deepEqual(read('My desk at Unilever is on the fourth floor.'), ['self|employer|unilever']);
+    assert.deepEqual(read('My Spotify welcome pack arrived.'), ['self|employer|spotify']);
+    assert.deepEqual(read("I've been at Zalando for about three years."), ['self|employer|zalando']);
+    assert.deepEqual(read('Tomas is on staff at Atlassian.'), ['tomas|employer|atlassian']);
+    assert.deepEqual(read('Handed in my notice at Datadog; starting at Mozilla on Monday.').sort(), [
+      'self|employer|datadog|not',
+      'self|employer|mozilla',
+    ]);
+    assert.deepEqual(read('My Dell laptop is slow.'), []);
+    assert.deepEqual(read("I've been at the beach for two hours."), []);
+    assert.deepEqual(read('The meeting is starting at noon.'), []);
+  });
+
   it("a mentioned name stands only where the memory's meaning is of its family", () => {
     const claims = (text: string, slot: string | null) =>
       claimsOf(text, { slot }).map((f) => `${f.subject}|${f.slot}|${f.value}`);
