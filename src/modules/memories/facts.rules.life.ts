@@ -73,7 +73,7 @@ export const LIFE_RULES: Rule[] = [
     kind: 'name',
     re: r(
       String.raw`(?:(?<=\b\p{L}[\p{L}-]*(?:'s|’s|s')\s+)|\b(?:has|have|got|found)\s+(?:a\s+)?)(?:new\s+)?${PARTNER}` +
-        String.raw`(?:'s\s+name\s+is|,|\s+is|\s+named|\s+called)\s+${NAME}`,
+        String.raw`(?:'s\s+name\s+is|,|\s+is\s+(?:called|named)|\s+is|\s+named|\s+called)\s+${NAME}`,
     ),
   },
   {
@@ -86,8 +86,8 @@ export const LIFE_RULES: Rule[] = [
     slot: 'partner',
     kind: 'name',
     re: r(
-      String.raw`\b(?:dating|seeing|married\s+to|engaged\s+to|going\s+out\s+with|in\s+a\s+relationship\s+with|` +
-        String.raw`moved\s+in\s+with)\s+${NAME}`,
+      String.raw`\b(?:dating|seeing|seeing\s+someone(?:\s+new)?\s*[:,–-]|married\s+to|engaged\s+to|` +
+        String.raw`going\s+out\s+with|in\s+a\s+relationship\s+with|moved\s+in\s+with)\s+${NAME}`,
     ),
   },
   {
@@ -110,6 +110,7 @@ export const LIFE_RULES: Rule[] = [
   ...each(
     { slot: 'partner', kind: 'name', negated: true },
     String.raw`\bover\s+between\s+${NAME}\s+and\s+(?:me|I)\b`,
+    String.raw`\b(?:it's|it’s|it\s+is)\s+over\s+with\s+${NAME}`,
     String.raw`${NAME_AND_I}(?:broke\s+up|split(?:\s+up)?|are\s+(?:over|done|no\s+longer\s+together)|` +
       String.raw`called\s+it\s+quits|went\s+our\s+separate\s+ways)\b`,
   ),

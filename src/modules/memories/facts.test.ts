@@ -93,6 +93,9 @@ describe('facts: what a memory states about single-valued attributes', () => {
       'self|partner|nadia',
     ]);
     assert.deepEqual(read("It's over between Robin and me."), ['self|partner|robin|not']);
+    assert.deepEqual(read("It's over with Theo; I'm taking some time on my own."), ['self|partner|theo|not']);
+    assert.deepEqual(read("I'm seeing someone new: Felix."), ['self|partner|felix']);
+    assert.deepEqual(read("Zoe's partner is called Elena."), ['zoe|partner|elena']);
     assert.deepEqual(read("I'm a nurse at St Mary's."), ["self|employer|st mary's", 'self|role|nurse']);
     assert.deepEqual(read("I've been at Spotify for two years."), ['self|employer|spotify']);
     assert.deepEqual(read('Stripe hired me in May.'), ['self|employer|stripe']);
