@@ -182,6 +182,24 @@ export const TOOL_RULES: Rule[] = [
         String.raw`on\s+(?:repeat|my\s+(?:playlist|rotation|headphones))`,
     ),
   },
+  // A fan's signs: "my top artist is Phoenix", "my first Bon Iver T-shirt at the merch stand" (only
+  // music has merch stands and top artists); "tickets to see Massive Attack live" (a team plays live too).
+  {
+    slot: 'taste:music',
+    kind: 'name',
+    re: r(String.raw`\btop\s+(?:artist|band|act)\s+(?:this\s+year\s+)?(?:is|was)\s+${NAME}`),
+  },
+  {
+    slot: 'taste:music',
+    kind: 'name',
+    re: r(String.raw`\b${NAME}\s+(?:T-shirt|t-shirt|tee|shirt|hoodie|poster)\s+(?:at|from)\s+the\s+merch\b`),
+  },
+  {
+    slot: 'taste:music',
+    kind: 'name',
+    ambiguous: true,
+    re: r(String.raw`\btickets\s+to\s+(?:see\s+)?${NAME}\s+(?:live|in\s+concert|on\s+tour)\b`),
+  },
   // A partner: "is with Ines these days", "I've been with Theo for a year" (ambiguous: "with Google now").
   {
     slot: 'partner',

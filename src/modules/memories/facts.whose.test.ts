@@ -21,6 +21,14 @@ describe('facts: states that are another person’s, and events about a topic', 
     assert.deepEqual(claims('Tom has been on the phone all month.', 'taste:music'), ['tom|taste:music|']);
   });
 
+  it("a fan's signs name the music: a top artist, merch, tickets to a live show (where the meaning agrees)", () => {
+    assert.deepEqual(read('My year-end streaming recap says my top artist is Phoenix.'), ['self|taste:music|phoenix']);
+    assert.deepEqual(read('Just bought my first Bon Iver T-shirt at the merch stand.'), ['self|taste:music|bon iver']);
+    const live = (slot: string) => claims('Got tickets to see Arsenal live.', slot).filter((c) => c.includes('music'));
+    assert.deepEqual(live('taste:music'), ['self|taste:music|arsenal']);
+    assert.deepEqual(live('taste:drink'), [], 'a team plays live too: only where the meaning is music');
+  });
+
   it('a sentence adverb first does not make the writer the subject', () => {
     assert.deepEqual(
       claims('Apparently my cousin Ana swears by Vim.', 'tool:editor').filter((c) => c.startsWith('self|')),
