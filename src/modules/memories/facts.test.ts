@@ -108,10 +108,10 @@ describe('facts: what a memory states about single-valued attributes', () => {
     assert.deepEqual(read('My Spotify welcome pack arrived.'), ['self|employer|spotify']);
     assert.deepEqual(read("I've been at Zalando for about three years."), ['self|employer|zalando']);
     assert.deepEqual(read('Tomas is on staff at Atlassian.'), ['tomas|employer|atlassian']);
-    assert.deepEqual(read('Handed in my notice at Datadog; starting at Mozilla on Monday.').sort(), [
-      'self|employer|datadog|not',
-      'self|employer|mozilla',
-    ]);
+    assert.deepEqual(read('Handed in my notice at Datadog.'), ['self|employer|datadog|not']);
+    assert.deepEqual(read('Got the new job, starting at Mozilla on Monday.'), ['self|employer|mozilla']);
+    assert.deepEqual(read('The show is starting at Wembley on Friday.'), [], 'a venue');
+    assert.deepEqual(read('Got my badge at Comic-Con.'), [], 'a conference');
     assert.deepEqual(read('My Dell laptop is slow.'), []);
     assert.deepEqual(read("I've been at the beach for two hours."), []);
     assert.deepEqual(read('The meeting is starting at noon.'), []);
