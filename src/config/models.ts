@@ -78,6 +78,11 @@ export const modelFields = {
    * docs/retrieval.md, "Questions state nothing": chosen leave-one-conversation-out on LoCoMo dev).
    */
   SEARCH_WEIGHT_ASKS: z.coerce.number().min(0).max(1).default(0.4),
+  /**
+   * How many words a memory ending with a question may state besides its questions and
+   * interjections and still count as asking (0: only questions and interjections; chosen with
+   * SEARCH_WEIGHT_ASKS, docs/retrieval.md "Asking more than stating").
+   */
   SEARCH_ASKS_STATED_WORDS: z.coerce.number().int().min(0).max(200).default(25),
   /**
    * Fusion weight of the agentic-graph signal (searches with enable_agentic_graph: true), on the
