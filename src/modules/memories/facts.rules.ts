@@ -187,37 +187,6 @@ export const WORK_AND_HOME_RULES: Rule[] = [
     ),
   },
   { slot: 'employer', kind: 'name', negated: true, re: r(String.raw`\blast\s+(?:day|week)\s+at\s+${NAME}`) },
-  {
-    // The paperwork of a new job: "signed the offer from Bosch", "first payday from Figma", "my desk
-    // at Unilever", "my Spotify welcome pack". Not "my Dell laptop" (a brand before a thing one owns
-    // is what it is, not whom one works for), nor "my badge at Comic-Con" (conferences have badges).
-    slot: 'employer',
-    kind: 'name',
-    re: r(
-      String.raw`\b(?:(?:signed|accepted|took)\s+(?:the|their|an?|my)\s+(?:job\s+)?offer\s+(?:from|with|at)|` +
-        String.raw`first\s+(?:payday|pay\s*check|pay\s*cheque|payslip|pay\s*slip|salary|wage)\s+(?:from|at)|` +
-        String.raw`(?:my|our)\s+(?:desk|onboarding|probation)\s+at|` +
-        String.raw`starting\s+(?:a\s+)?(?:new\s+)?(?:job|role|position|work)\s+at)\s+${NAME}`,
-    ),
-  },
-  {
-    // "Handed in my notice at Datadog; starting at Mozilla on Monday": a start after a job's end or
-    // offer (a bare "starting at" is as often a venue: "the show is starting at Wembley").
-    slot: 'employer',
-    kind: 'name',
-    re: r(String.raw`\b(?:notice|offer|new\s+(?:job|role|position))\b[^.!?]{0,60}?\bstarting\s+at\s+${NAME}`),
-  },
-  {
-    slot: 'employer',
-    kind: 'name',
-    re: r(String.raw`\bmy\s+${NAME}\s+(?:welcome\s+(?:pack|kit|box)|onboarding|work\s+(?:laptop|email|badge))\b`),
-  },
-  {
-    slot: 'employer',
-    kind: 'name',
-    negated: true,
-    re: r(String.raw`\b(?:handed|gave|put)\s+in\s+(?:my|her|his)\s+notice\s+(?:at|to)\s+${NAME}`),
-  },
   // Role (an occupation's head word ends the phrase); "… at Acme" is read by the employer rules.
   {
     slot: 'role',

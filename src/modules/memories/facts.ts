@@ -16,6 +16,7 @@ import { looksLikeCode } from '../../platform/text-code.ts';
 import { NOT_NOW } from './facts.lexicon.ts';
 import { CALENDAR, ORG_NOT_EMPLOYER, NEG, valueOf, type Rule } from './facts.patterns.ts';
 import { WORK_AND_HOME_RULES } from './facts.rules.ts';
+import { JOB_RULES } from './facts.rules.job.ts';
 import { LIFE_RULES } from './facts.rules.life.ts';
 import { TOOL_RULES } from './facts.rules.tools.ts';
 import { sentenceSubject, speakerOf, subjectOf } from './facts.subject.ts';
@@ -35,7 +36,7 @@ export interface Fact {
   family?: RegExp;
 }
 
-const RULES: Rule[] = [...WORK_AND_HOME_RULES, ...LIFE_RULES, ...TOOL_RULES];
+const RULES: Rule[] = [...WORK_AND_HOME_RULES, ...JOB_RULES, ...LIFE_RULES, ...TOOL_RULES];
 
 /**
  * The facts a memory states. `selfNames`: names the memory's owner goes by (lower case), so
