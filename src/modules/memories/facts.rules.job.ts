@@ -14,7 +14,7 @@ export const JOB_RULES: Rule[] = [
     slot: 'employer',
     kind: 'name',
     re: r(
-      String.raw`\b(?:(?:signed|accepted|took)\s+(?:the|their|an?|my)\s+(?:job\s+)?offer\s+(?:from|with|at)|` +
+      String.raw`\b(?:(?:signed|took)\s+(?:the|their|an?|my)\s+(?:job\s+)?offer\s+(?:from|with|at)|` +
         String.raw`first\s+(?:payday|pay\s*check|pay\s*cheque|payslip|pay\s*slip|salary|wage)\s+(?:from|at)|` +
         String.raw`(?:my|our)\s+(?:desk|onboarding|probation)\s+at|` +
         String.raw`starting\s+(?:a\s+)?(?:new\s+)?(?:job|role|position|work)\s+at)\s+${NAME}`,

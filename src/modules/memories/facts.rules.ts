@@ -113,7 +113,7 @@ export const WORK_AND_HOME_RULES: Rule[] = [
       String.raw`\b(?:joined|(?:have|has)\s+(?:a\s+)?(?:new\s+)?(?:job|position|role)\s+(?:at|` +
         String.raw`with)|started\s+(?:a\s+new\s+job\s+|work\s+|working\s+)?at|got\s+(?:a\s+|` +
         String.raw`the\s+)?(?:new\s+)?(?:job|position|role|offer)\s+(?:at|with|from)|hired\s+(?:at|` +
-        String.raw`by)|accepted\s+(?:a|an|the)\s+(?:new\s+)?(?:job|offer|position|role)\s+(?:at|` +
+        String.raw`by)|accepted\s+(?:a|an|the|their|my)\s+(?:new\s+)?(?:job\s+offer|job|offer|position|role)\s+(?:at|` +
         String.raw`with|from)|took\s+(?:a|the)\s+(?:new\s+)?(?:job|position|role)\s+(?:at|` +
         String.raw`with)|new\s+job\s+at)\s+${NAME}`,
     ),
