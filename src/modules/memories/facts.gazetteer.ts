@@ -78,8 +78,21 @@ export const CAR_MAKES = list(`
   Subaru|Mazda|Nissan|Fiat|Peugeot|Renault|Citroen|Citroën|Mini|Jeep|Chevrolet|Chevy|Polestar|Porsche|
   Lexus|Dacia|Seat|SEAT|Cupra|Opel|Vauxhall|Rivian|Lucid|BYD|MG|Suzuki|Mitsubishi|Jaguar|Land Rover|
   Range Rover|Alfa Romeo|Lancia|Ferrari|Lamborghini|Maserati|Bentley|Rolls-Royce|Aston Martin|
-  Genesis|Infiniti|Acura|Cadillac|Buick|GMC|Dodge|Ram|Chrysler|Lincoln|Smart|DS|Saab|Lada|Tata|NIO|
+  Genesis|Infiniti|Acura|Cadillac|Buick|GMC|Dodge|Ram|Chrysler|Lincoln|Saab|Lada|Tata|NIO|
   XPeng|Zeekr`);
+
+/**
+ * Car models people name without their make ("my Golf", "driving the Civic"), capitalised as
+ * written; models that are common words or other names as well ("Focus", "Leaf", "Jazz", "Swift",
+ * "Cooper", "Discovery") are left out, as are the makes "Smart" and "DS" ("a Smart TV").
+ */
+export const CAR_MODELS = list(`
+  Golf|Polo|Passat|Tiguan|Touran|Arteon|ID\.3|ID\.4|ID\.Buzz|Civic|Accord|CR-V|HR-V|Corolla|Camry|Prius|
+  Yaris|RAV4|Auris|Aygo|Hilux|Land Cruiser|Model 3|Model S|Model X|Model Y|Cybertruck|Octavia|Fabia|Enyaq|
+  Kodiaq|Karoq|Fiesta|Mondeo|Kuga|F-150|Clio|Megane|Mégane|Captur|Twingo|Qashqai|Juke|Micra|Altima|
+  Outback|Forester|Impreza|Crosstrek|Miata|MX-5|CX-5|CX-30|Ioniq|Ioniq 5|Kona|Tucson|Elantra|Niro|
+  Sportage|Ceed|Picanto|EV6|Astra|Corsa|Insignia|Cayenne|Macan|Taycan|Wrangler|XC40|XC60|XC90|
+  Sprinter|Punto|Zafira|Sandero|Corvette|Camaro|Tacoma|Tundra|Highlander|Pathfinder|Outlander`);
 
 /** Regex alternation of names, longest first (so "Sublime Text" wins over "Sublime"). */
 export const alternation = (names: string[]) =>

@@ -72,6 +72,7 @@ export const FILLERS = words(`
   excited thrilled proud happy glad good great sadly unfortunately luckily honestly these those that
   apparently basically obviously seriously personally frankly clearly literally no
   first second third fourth fifth sixth seventh eighth ninth tenth
+  made took went bought drove sold came found gave spent rode caught kept brought felt saw ate
 `);
 
 /** Clauses that speak of what is not (yet) the case: wishes, plans, conditions, the past. */

@@ -4,7 +4,7 @@
  * drives, the music one is into. The name's class decides the attribute, so the verb can be any
  * of the many ways people say they use something ("codes in", "all in on", "moved my setup to").
  */
-import { alternation, CAR_MAKES, COMMUTE_MODES, DRINKS, EDITORS, LANGUAGES } from './facts.gazetteer.ts';
+import { alternation, CAR_MAKES, CAR_MODELS, COMMUTE_MODES, DRINKS, EDITORS, LANGUAGES } from './facts.gazetteer.ts';
 import { NAME, NAME_START, r, type Rule } from './facts.patterns.ts';
 
 /** A name of the list, not the start of a longer word ("Go" is not "Google", "C" not "C++"). */
@@ -47,8 +47,10 @@ const modes = Object.keys(COMMUTE_MODES);
 const VEHICLES = modes.filter((m) => !/^(?:car|foot|walking|boat|tube|underground|carpool|train)$/.test(m));
 const A_VEHICLE = `${alternation(VEHICLES)}|(?<!\\b(?:[Ii]|[Ww]e|[Yy]ou|[Tt]hey|[Hh]e|[Ss]he|to)\\s+)train`;
 const GETTING_ABOUT = /^(?:commute|vehicle)$/;
-/** A make and up to two words of its model ("Tesla Model 3", "VW Golf"). */
-const CAR = String.raw`(?<v>(?:${alternation(CAR_MAKES)})(?:\s+[A-Z0-9][\p{L}\p{N}-]*){0,2})(?![\p{L}])`;
+/** A make and up to two words of its model ("Tesla Model 3", "VW Golf"), or a known model alone ("Golf"). */
+const CAR =
+  String.raw`(?<v>(?:${alternation(CAR_MAKES)})(?:\s+[A-Z0-9][\p{L}\p{N}-]*){0,2}|` +
+  String.raw`(?:${alternation(CAR_MODELS)}))(?![\p{L}\p{N}])`;
 const WORKPLACE = String.raw`(?:work|(?:the|my|her|his)\s+office|the\s+lab|campus|school|uni|the\s+studio)`;
 
 export const TOOL_RULES: Rule[] = [
@@ -86,6 +88,16 @@ export const TOOL_RULES: Rule[] = [
         String.raw`commuting|head|heads|heading|come|comes|coming)\s+(?:(?:in\s+)?to\s+|into\s+)?${WORKPLACE}\s+` +
         String.raw`(?:(?:every\s+day|daily|each\s+day)\s+)?(?:by|on|via|in)\s+(?:(?:the|a|an|my|her|his)\s+)?` +
         String.raw`(?<v>${alternation(modes)})(?![\p{L}-])`,
+    ),
+  },
+  // Whatever the verb ("made it", "got", "the new route"): "to work by bus", "into the office on foot".
+  {
+    slot: 'has:commute',
+    kind: 'phrase',
+    fold: COMMUTE_MODES,
+    re: r(
+      String.raw`\b(?:in\s+)?(?:to|into)\s+${WORKPLACE}\s+(?:(?:again|today|now|daily|every\s+day|each\s+day)\s+)?` +
+        String.raw`(?:by|on|via)\s+(?:(?:the|a|an|my|her|his)\s+)?(?<v>${alternation(modes)})(?![\p{L}-])`,
     ),
   },
   {
@@ -149,6 +161,12 @@ export const TOOL_RULES: Rule[] = [
       String.raw`\b(?:no\s+longer|don't|do\s+not|doesn't|does\s+not|never)\s+(?:own|have|drive)\s+a\s+car\b|` +
         String.raw`\b(?:sold|got\s+rid\s+of)\s+(?:my|her|his|the)\s+car\b`,
     ),
+  },
+  // A car of one's own by its name, whatever the sentence does with it: "My Honda Civic is due for a service".
+  {
+    slot: 'has:car',
+    kind: 'name',
+    re: r(String.raw`(?<![\p{L}'’])(?:[Mm]y|[Oo]ur)\s+(?:(?:new|old|trusty|beloved|little|electric)\s+)?${CAR}`),
   },
   // The car one has: "got a Tesla Model 3", "leasing a VW Golf".
   {

@@ -40,8 +40,13 @@ export function subjectWord(
   const w = tokens[i];
   const lw = w.toLowerCase();
   if (/^(?:i|i'm|i've|i'd|i'll|we|we're|we've|me|myself)$/.test(lw)) return self;
+  // "Made it to work by bus": the idiom's "it" is no one.
+  if (lw === 'it' && /^made$/i.test(tokens[i - 1] ?? '')) return undefined;
   if (/^(?:he|she|they|he's|she's|they're|it|you|you're|someone|everyone|people)$/.test(lw)) return null;
   if (FILLERS.has(lw) || /^\d+$/.test(lw)) return undefined;
+  // A diary's clause that starts with its verb ("Parked my Golf…", "Getting to the office…"): the
+  // capital is the sentence's, not a name's (names ending so — "Alfred", "Mildred" — are kept).
+  if (i === 0 && /^\p{Lu}\p{Ll}{2,}(?:ed|ing)$/u.test(w) && !/(?:fred|dred|fried)$/.test(lw)) return undefined;
   if (/^\p{Lu}/u.test(w)) {
     // A name, folded: the owner's own first name is the owner; anyone else is their whole name
     // ("Ana Silva" and "Ana Silvaa" are two people).
