@@ -107,6 +107,25 @@ export const LIFE_RULES: Rule[] = [
       String.raw`(?:together|dating|a\s+couple|an\s+item|engaged|married|in\s+a\s+relationship|` +
       String.raw`seeing\s+each\s+other|going\s+out)\b`,
   ),
+  // Two others: "Leila and Chris are a couple" is Leila's partner Chris (the first named is the subject).
+  {
+    slot: 'partner',
+    kind: 'name',
+    re: r(
+      String.raw`(?<=(?:^|[,;:]\s*)[A-Za-z][\p{L}'’-]+\s+and\s+)${NAME}\s+(?:are|'re|have\s+been|'ve\s+been|got)\s+` +
+        String.raw`(?:now\s+|officially\s+|finally\s+)?(?:together|dating|a\s+couple|an\s+item|engaged|married|` +
+        String.raw`in\s+a\s+relationship|seeing\s+each\s+other)\b`,
+    ),
+  },
+  {
+    slot: 'partner',
+    kind: 'name',
+    negated: true,
+    re: r(
+      String.raw`(?<=(?:^|[,;:]\s*)[A-Za-z][\p{L}'’-]+\s+and\s+)${NAME}\s+(?:have\s+|'ve\s+)?(?:separated|split\s+up|` +
+        String.raw`broken\s+up|broke\s+up|divorced|called\s+it\s+quits|are\s+no\s+longer\s+together)\b`,
+    ),
+  },
   ...each(
     { slot: 'partner', kind: 'name', negated: true },
     String.raw`\bover\s+between\s+${NAME}\s+and\s+(?:me|I)\b`,

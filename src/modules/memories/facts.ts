@@ -68,8 +68,13 @@ export function readFacts(content: string, opts: { selfNames?: string[] } = {}):
         if (rule.kind === 'name' && rule.slot === 'employer' && ORG_NOT_EMPLOYER.test(v)) continue;
         const value = valueOf(rule, v);
         if (!value) continue;
-        // A mention has no verb of its own: whom the clause is about is its subject.
-        const subject = rule.family ? clauseSubject(clause, self, selfNames) : subjectOf(pre, self, selfNames);
+        // A mention has no verb of its own: whom the clause is about is its subject. "my …" is the
+        // writer's whoever the verb's subject ("Bought a gift for my partner, Jordan").
+        const subject = rule.family
+          ? clauseSubject(clause, self, selfNames)
+          : rule.possessive
+            ? self
+            : subjectOf(pre, self, selfNames);
         if (!subject) continue;
         const lastWords = pre.split(/\s+/).slice(-4).join(' ').toLowerCase();
         const flipped =
