@@ -115,7 +115,7 @@ describe('facts: what a memory states about single-valued attributes', () => {
     assert.deepEqual(read('Alfred moved to Leeds.'), ['alfred|residence|leeds'], 'a name ending in -ed');
   });
 
-  it("\"my …\" is the writer's whoever the verb's subject; two others named as a couple", () => {
+  it('"my …" is the writer\'s whoever the verb\'s subject; two others named as a couple', () => {
     assert.deepEqual(read('Bought a gift for my partner, Jordan.'), ['self|partner|jordan']);
     assert.deepEqual(read('Leila and Chris are a couple.'), ['leila|partner|chris']);
     assert.deepEqual(read('Ravi and Lucas have separated.'), ['ravi|partner|lucas|not']);
