@@ -87,7 +87,7 @@ export const CAR_MAKES = list(`
  * "Cooper", "Discovery") are left out, as are the makes "Smart" and "DS" ("a Smart TV").
  */
 export const CAR_MODELS = list(`
-  Golf|Polo|Passat|Tiguan|Touran|Arteon|ID\.3|ID\.4|ID\.Buzz|Civic|Accord|CR-V|HR-V|Corolla|Camry|Prius|
+  Golf|Polo|Passat|Tiguan|Touran|Arteon|ID\\.3|ID\\.4|ID\\.Buzz|Civic|Accord|CR-V|HR-V|Corolla|Camry|Prius|
   Yaris|RAV4|Auris|Aygo|Hilux|Land Cruiser|Model 3|Model S|Model X|Model Y|Cybertruck|Octavia|Fabia|Enyaq|
   Kodiaq|Karoq|Fiesta|Mondeo|Kuga|F-150|Clio|Megane|Mégane|Captur|Twingo|Qashqai|Juke|Micra|Altima|
   Outback|Forester|Impreza|Crosstrek|Miata|MX-5|CX-5|CX-30|Ioniq|Ioniq 5|Kona|Tucson|Elantra|Niro|
