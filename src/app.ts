@@ -118,6 +118,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     neighbourWeight: config.SEARCH_NEIGHBOUR_WEIGHT,
     neighbourHops: config.SEARCH_NEIGHBOUR_HOPS,
     speakerWeight: config.SEARCH_WEIGHT_SPEAKER,
+    speakerManyWeight: config.SEARCH_WEIGHT_SPEAKER_MANY,
     timeWeight: config.SEARCH_WEIGHT_TIME,
     asksWeight: config.SEARCH_WEIGHT_ASKS,
     asksStatedWords: config.SEARCH_ASKS_STATED_WORDS,

@@ -49,6 +49,8 @@ export interface StudySettings {
   asks?: number;
   /** Words of statement a memory that asks may have (SEARCH_ASKS_STATED_WORDS). */
   asksWords?: number;
+  /** Named-speaker bonus of a question asking for many things (SEARCH_WEIGHT_SPEAKER_MANY). */
+  speakerMany?: number;
 }
 
 export const STUDY_KEY = 'ek_org_inprocess_study_key_0123456789';
@@ -111,6 +113,7 @@ export async function inProcessStack(opts: { databaseUrl?: string } = {}) {
       neighbourWeight: s.nb ?? config.SEARCH_NEIGHBOUR_WEIGHT,
       neighbourHops: s.hops ?? config.SEARCH_NEIGHBOUR_HOPS,
       speakerWeight: s.speaker ?? config.SEARCH_WEIGHT_SPEAKER,
+      speakerManyWeight: s.speakerMany ?? config.SEARCH_WEIGHT_SPEAKER_MANY,
       timeWeight: s.time ?? config.SEARCH_WEIGHT_TIME,
       asksWeight: s.asks ?? config.SEARCH_WEIGHT_ASKS,
       asksStatedWords: s.asksWords ?? config.SEARCH_ASKS_STATED_WORDS,

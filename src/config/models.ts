@@ -69,6 +69,12 @@ export const modelFields = {
    */
   SEARCH_WEIGHT_SPEAKER: z.coerce.number().min(0).max(1).default(0.3),
   /**
+   * The same bonus for a question asking for a person's many things or a count of them ("What
+   * books has Tim read?", "How many tournaments has Nate won?"): gathered from that person's own
+   * turns (docs/retrieval.md, "Many things of one person": chosen leave-one-conversation-out).
+   */
+  SEARCH_WEIGHT_SPEAKER_MANY: z.coerce.number().min(0).max(2).default(0.6),
+  /**
    * Bonus of a memory whose time falls in a time the query names ("in June", "last week"), same
    * scale (0 disables; docs/retrieval.md, "Speakers and times").
    */

@@ -16,7 +16,7 @@ import type { SearchBody } from './search.schemas.ts';
 import { sessionNeighbours } from './neighbours.store.ts';
 import { askingMemories, candidateFacts } from './candidates.store.ts';
 import { askingWith, asksAboutAsking } from './asks-signal.ts';
-import { mayNameSomeone, namedSpeakerMatches } from './speaker-signal.ts';
+import { asksForMany, mayNameSomeone, namedSpeakerMatches } from './speaker-signal.ts';
 import { withBonus, type AbsenceHints } from './signal-tools.ts';
 import { mentionMatches, timeMatches } from './time-match.ts';
 import { asksWhen, queryTimes } from './time-signal.ts';
@@ -37,6 +37,13 @@ export interface FirstStageDeps {
   neighbourHops?: 1 | 2;
   /** Bonus of a candidate said by a speaker the query names, on the 0–1 fused scale (0 disables). */
   speakerWeight?: number;
+  /**
+   * The speaker bonus of a question that asks for a person's many things ("What books has Tim
+   * read?", asksForMany): their answers are that person's own turns, spread over the conversation.
+   * Unset: speakerWeight.
+   */
+  speakerManyWeight?: number;
+
   /** Bonus of a candidate whose time falls in a time the query names, on the same scale (0 disables). */
   timeWeight?: number;
   /** What a memory that only asks loses, on the same scale (0 disables; asks-signal.ts). */
@@ -116,10 +123,12 @@ export async function firstStage(
   // anchor stands above the weakest candidate, not of a baseline every candidate has.
   let scores = rescaleToUnit(fused);
   const hintKey = `${scope.organizationId}:${scope.userId ?? ''}:${scope.namespaceId ?? ''}`;
+  // A question for a person's many things has its own weight (speakerManyWeight).
+  const speakerBonus = asksForMany(body.query)
+    ? (deps.speakerManyWeight ?? deps.speakerWeight ?? 0)
+    : (deps.speakerWeight ?? 0);
   const speakerWeight =
-    (deps.speakerWeight ?? 0) > 0 && mayNameSomeone(body.query) && !opts.speakerHints?.skip(hintKey)
-      ? deps.speakerWeight!
-      : 0;
+    speakerBonus > 0 && mayNameSomeone(body.query) && !opts.speakerHints?.skip(hintKey) ? speakerBonus : 0;
   const times = (deps.timeWeight ?? 0) > 0 ? queryTimes(body.query, new Date()) : [];
   const when = (deps.timeWeight ?? 0) > 0 && asksWhen(body.query);
   const anchors = fused.slice(0, Math.max(opts.keep, 50)).map((f) => f.id);

@@ -54,3 +54,14 @@ export function namedSpeakerMatches(query: string, speakers: Map<string, string>
   if (named.size === 0 || named.size === present.size) return new Set();
   return new Set([...speakers].filter(([, s]) => named.has(s)).map(([id]) => id));
 }
+
+/**
+ * Whether the question asks for a person's several things or a count of them ("What books has
+ * Tim read?", "Which cities has Jon visited?", "How many tournaments has Nate won?"): its answer
+ * is gathered from many of that person's own turns rather than found in one.
+ */
+export function asksForMany(query: string): boolean {
+  return /^\s*(?:how\s+many\s+\p{L}+|(?:what|which)\s+(?:[\p{L}+-]+\s+){0,2}\p{Ll}+[^s'’\s]s\s+(?:has|have|does|do|did)\b)/iu.test(
+    query,
+  );
+}

@@ -9,9 +9,31 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, testStores, type TestApp } from '../../../test/harness.ts';
 import { addTurns, post, searchContents } from '../../../test/memory-helpers.ts';
-import { mayNameSomeone, namedSpeakerMatches } from './speaker-signal.ts';
+import { asksForMany, mayNameSomeone, namedSpeakerMatches } from './speaker-signal.ts';
 import { absenceHints, withBonus } from './signal-tools.ts';
 import { candidateFacts } from './candidates.store.ts';
+
+describe('asksForMany', () => {
+  it("reads a question for a person's several things or a count of them", () => {
+    for (const q of [
+      'What books has Tim read?',
+      'Which cities has Jon visited?',
+      'How many tournaments has Nate won?',
+      'What LGBTQ+ events has Caroline participated in?',
+      'What instruments does Melanie play?',
+    ])
+      assert.equal(asksForMany(q), true, q);
+    for (const q of [
+      'What did Caroline research?',
+      'What is Caroline’s relationship status?',
+      'Where did Jon travel?',
+      'What was Melanie’s favourite book as a child?',
+      'Which city was John in before Chicago?',
+      'books Tim read',
+    ])
+      assert.equal(asksForMany(q), false, q);
+  });
+});
 
 describe('namedSpeakerMatches', () => {
   const speakers = new Map([
@@ -97,15 +119,21 @@ for (const store of testStores) {
   describe(`speaker-aware search [${store.name}]`, () => {
     let t: TestApp;
     let off: TestApp;
+    let many: TestApp;
     before(async () => {
       // Questions keep their place (SEARCH_WEIGHT_ASKS 0): these tests weigh the speaker and time alone.
       const env = { SEARCH_WEIGHT_ASKS: '0' };
       t = await startApp(store, { env: { ...env, SEARCH_WEIGHT_SPEAKER: '0.5', SEARCH_WEIGHT_TIME: '0.5' } });
       off = await startApp(store, { env: { ...env, SEARCH_WEIGHT_SPEAKER: '0', SEARCH_WEIGHT_TIME: '0' } });
+      // The speaker bonus only for questions asking for many things.
+      many = await startApp(store, {
+        env: { ...env, SEARCH_WEIGHT_SPEAKER: '0', SEARCH_WEIGHT_SPEAKER_MANY: '1', SEARCH_WEIGHT_TIME: '0' },
+      });
     });
     after(async () => {
       await t.close();
       await off.close();
+      await many.close();
     });
 
     it('reads speaker labels from metadata, customMetadata and a `Name said` / `Name:` opening', async () => {
@@ -159,6 +187,21 @@ for (const store of testStores) {
       // Without the signal the question's words favour Melanie's turn (it names Caroline twice).
       assert.match((await searchContents(off, question))[0], /^Melanie said, "Caroline, how is/);
       assert.match((await searchContents(t, question))[0], /^Caroline said, "My research/);
+    });
+
+    it("a question for a person's many things weighs their speaker by SEARCH_WEIGHT_SPEAKER_MANY", async () => {
+      const turns: [string, string][] = [
+        ['Melanie', 'Caroline, which books have you read, Caroline? Books are the best.'],
+        ['Caroline', 'I read a novel about sailing last month.'],
+        ['Melanie', 'I went swimming with the kids today.'],
+        ['Caroline', 'I love painting sunsets.'],
+        ['Melanie', 'Pottery class was fun.'],
+      ];
+      await addTurns([many], 'reader', turns, { labelled: true });
+      const ask = (query: string) => searchContents(many, { query, external_user_id: 'reader' });
+      assert.match((await ask('What books has Caroline read?'))[0], /^Caroline said, "I read a novel/);
+      // One thing asked for: the plain speaker bonus (0 here) leaves the words' order.
+      assert.match((await ask('Which book did Caroline read?'))[0], /^Melanie said, "Caroline, which books/);
     });
 
     it('ranks the memory of the month a question names first', async () => {
