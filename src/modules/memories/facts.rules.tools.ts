@@ -12,9 +12,10 @@ const named = (names: string[]) => String.raw`(?<v>${alternation(names)})(?![\p{
 /** Verbs of working in a tool now; "stopped using" and the like are the negated rule's. */
 const TOOL_USE =
   String.raw`(?<!\b(?:stopped|quit|gave\s+up|ditched|dropped)\s+)\b(?:use|uses|using|code|codes|coding|` +
-  String.raw`write|writes|writing|program|programs|programming|develop|develops|developing|work|works|working|` +
+  String.raw`write|writes|writing|wrote|written|rewrote|rewritten|program|programs|programming|` +
+  String.raw`develop|develops|developing|work|works|working|` +
   String.raw`live|lives|living|switched|switching|moved|migrated|migrating|prefer|prefers|preferring|` +
-  String.raw`all\s+in|all-in|settled|stick|sticks|sticking|swear\s+by|swears\s+by|ship|ships|shipping)\b` +
+  String.raw`all\s+in|all-in|settled|stick|sticks|sticking|swear\s+by|swears\s+by|ship|ships|shipping|shipped)\b` +
   String.raw`(?:\s+(?!from\b)[\p{L}'’-]+){0,4}?\s+`;
 const TOOL_STOP =
   String.raw`\b(?:stopped|quit|gave\s+up|ditched|dropped|abandoned|uninstalled|deleted)\s+` +

@@ -122,6 +122,13 @@ describe('facts: what a memory states about single-valued attributes', () => {
     assert.deepEqual(read('Nadia and I are together.'), ['self|partner|nadia']);
   });
 
+  it('a language by what is written in it; what one wrote at an old job is the past', () => {
+    assert.deepEqual(read('Finally shipped my first service written in Swift!'), ['self|tool:language|swift']);
+    assert.deepEqual(read('Rewrote the whole backend in Elixir over the last month.'), ['self|tool:language|elixir']);
+    assert.equal(statesCurrent('I wrote Java at my old job.'), false);
+    assert.equal(statesCurrent('I just wrote my first Rust crate.'), true);
+  });
+
   it("reads a job from its paperwork, not a brand from one's things", () => {
     assert.deepEqual(read('Signed the offer from Bosch today!'), ['self|employer|bosch']);
     assert.deepEqual(read('First payday from Figma, feels good.'), ['self|employer|figma']);

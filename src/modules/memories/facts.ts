@@ -120,7 +120,7 @@ function clauseSubject(clause: string, self: string, selfNames: Set<string>): st
  * are not what is true now.
  */
 const PAST_STATE =
-  /\b(?:lived|worked|was|were|had|used to|grew up|growing up|as an? (?:kid|child|teen|teenager|student|boy|girl|toddler|youngster)|in my (?:youth|childhood|teens|twenties|thirties|student days)|when i was|years ago|back then|back in (?:the )?\d{4}s?|(?:in|at) (?:high school|college|university|uni|school)|learned|learnt|studied)\b/i;
+  /\b(?:lived|worked|wrote|was|were|had|used to|(?:my|our) (?:old|previous|former|last) (?:job|company|employer|team|role|position)|grew up|growing up|as an? (?:kid|child|teen|teenager|student|boy|girl|toddler|youngster)|in my (?:youth|childhood|teens|twenties|thirties|student days)|when i was|years ago|back then|back in (?:the )?\d{4}s?|(?:in|at) (?:high school|college|university|uni|school)|learned|learnt|studied)\b/i;
 /** Words that make a past verb a change whose result holds now ("moved", "became", "now"). */
 const CHANGE =
   /\b(?:now|these days|currently|nowadays|lately|since|anymore|any more|no longer|just|recently|switched|moved|became|got|bought|joined|started|promoted|finally|again|new)\b/i;
