@@ -39,7 +39,8 @@ export function subjectWord(
 ): string | null | undefined {
   const w = tokens[i];
   const lw = w.toLowerCase();
-  if (/^(?:i|i'm|i've|i'd|i'll|we|we're|we've|me|myself)$/.test(lw)) return self;
+  // "My plugins for VS Code …": a bare "my" before the match is the writer's.
+  if (/^(?:i|i'm|i've|i'd|i'll|we|we're|we've|me|myself|my|our)$/.test(lw)) return self;
   // "Made it to work by bus": the idiom's "it" is no one.
   if (lw === 'it' && /^made$/i.test(tokens[i - 1] ?? '')) return undefined;
   if (/^(?:he|she|they|he's|she's|they're|it|you|you're|someone|everyone|people)$/.test(lw)) return null;

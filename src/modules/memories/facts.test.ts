@@ -127,6 +127,7 @@ describe('facts: what a memory states about single-valued attributes', () => {
     assert.deepEqual(read('Rewrote the whole backend in Elixir over the last month.'), ['self|tool:language|elixir']);
     assert.equal(statesCurrent('I wrote Java at my old job.'), false);
     assert.equal(statesCurrent('I just wrote my first Rust crate.'), true);
+    assert.deepEqual(read('My walk to work is lovely.'), ['self|has:commute|foot'], 'a bare "my" is the writer');
   });
 
   it("reads a job from its paperwork, not a brand from one's things", () => {
