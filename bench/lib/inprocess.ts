@@ -51,6 +51,8 @@ export interface StudySettings {
   asksWords?: number;
   /** Named-speaker bonus of a question asking for many things (SEARCH_WEIGHT_SPEAKER_MANY). */
   speakerMany?: number;
+  /** The current statement of what a question asks about goes first (MEMORY_SUPERSEDE=auto; false: off). */
+  facts?: boolean;
 }
 
 export const STUDY_KEY = 'ek_org_inprocess_study_key_0123456789';
@@ -121,6 +123,7 @@ export async function inProcessStack(opts: { databaseUrl?: string } = {}) {
       rerank: { ranker: committedRanker(), graph: transform.searchPort },
       available: { ranker_a: false, ranker_b: false, graph: true },
       rerankDepth: 100,
+      factAnswers: s.facts,
     }).service;
 
   return { config, db, actor, embedders, graph, memories, searchWith, transformStep: transformJobs.step };

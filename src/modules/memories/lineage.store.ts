@@ -45,11 +45,11 @@ export async function lineageOf(db: Queryable, organizationId: string, ids: stri
 export async function statementsOf(
   db: Queryable,
   q: { organizationId: string; userId: string; subject: string; slot: string; asOf: Date | null },
-): Promise<{ memoryId: string; at: Date }[]> {
+): Promise<{ memoryId: string; at: Date; valued: boolean }[]> {
   const { subjects, fallback } = await subjectsFor(db, q);
   const of = async (who: string[]) =>
-    db.query<{ memory_id: string; at: Date }>(
-      `SELECT memory_id, max(at) AS at FROM memory_facts
+    db.query<{ memory_id: string; at: Date; valued: boolean }>(
+      `SELECT memory_id, max(at) AS at, bool_or(value <> '') AS valued FROM memory_facts
        WHERE organization_id = $1 AND user_id = $2 AND subject = ANY($3::text[]) AND slot = $4
          AND ($5::timestamptz IS NULL OR at <= $5)
        GROUP BY memory_id ORDER BY max(at) DESC, memory_id DESC LIMIT 20`,
@@ -57,5 +57,5 @@ export async function statementsOf(
     );
   let rows = await of(subjects);
   if (!rows.length && fallback) rows = await of(fallback);
-  return rows.map((r) => ({ memoryId: r.memory_id, at: new Date(r.at) }));
+  return rows.map((r) => ({ memoryId: r.memory_id, at: new Date(r.at), valued: r.valued }));
 }

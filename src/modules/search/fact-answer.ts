@@ -27,12 +27,22 @@ export interface Question {
   externalUserId?: string;
 }
 
+/**
+ * The answer, and whether its statement names a value ("I drive a Golf") or only speaks of the
+ * attribute by meaning ("Parked in the usual spot again"): search trusts the second kind only
+ * where the question's own ranking found it (truth-stage.ts).
+ */
+export interface FactAnswer {
+  id: string;
+  valued: boolean;
+}
+
 export async function factAnswer(
   deps: { memories: MemoryReader; examples: () => Promise<SlotExamples>; secondary?: Embedder | null },
   db: Queryable,
   scope: SearchScope,
   q: Question,
-): Promise<string | null> {
+): Promise<FactAnswer | null> {
   const asOf = scope.asOf ?? null;
   if (!q.vector || !scope.userId || (!asOf && ASKS_PAST.test(q.query))) return null;
   const [examples, second] = await Promise.all([
@@ -66,5 +76,6 @@ export async function factAnswer(
     visibleMemories(db, scope, ids),
   ]);
   // Newest first: the first that was not replaced by then is the answer.
-  return ids.find((id) => readable.has(id) && !currentOf(id, lineage, asOf)) ?? null;
+  const found = stated.find((s) => readable.has(s.memoryId) && !currentOf(s.memoryId, lineage, asOf));
+  return found ? { id: found.memoryId, valued: found.valued } : null;
 }

@@ -190,6 +190,7 @@ export function createSearchService(deps: SearchDeps) {
           await feedbackRanked(deps, scope, first.ranked),
           body,
           await answering(),
+          first.parts,
         );
         const ranked = truth.ranked.slice(0, depth);
         let top: { id: string; score: number; reranker?: number; features?: Record<string, number> }[] = ranked.map(

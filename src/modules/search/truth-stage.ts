@@ -7,7 +7,7 @@
 import type { Queryable } from '../../platform/db/index.ts';
 import type { Embedder } from '../../platform/models/index.ts';
 import type { MemoryLineage, MemoryReader, SlotExamples } from '../memories/index.ts';
-import { factAnswer, type Question } from './fact-answer.ts';
+import { factAnswer, type FactAnswer, type Question } from './fact-answer.ts';
 import { currentFirst, successorsOf, type Ranked } from './current-first.ts';
 import type { SearchBody } from './search.schemas.ts';
 import { visibleMemories, type SearchScope } from './search.store.ts';
@@ -34,7 +34,7 @@ export function startFactAnswer(
   db: Queryable,
   scope: SearchScope,
   question: Omit<Question, 'vector'> & { vector: (() => Promise<number[][]>) | null },
-): Promise<string | null> {
+): Promise<FactAnswer | null> {
   if (!deps.answers) return Promise.resolve(null);
   return (async () => {
     const vector = question.vector ? ((await question.vector().catch(() => null))?.[0] ?? null) : null;
@@ -48,9 +48,15 @@ export async function truthOf(
   scope: SearchScope,
   ranked: Ranked,
   body: Pick<SearchBody, 'include_superseded'>,
-  /** What startFactAnswer found: it goes first. */
-  answer: string | null,
+  /**
+   * What startFactAnswer found: it goes first — a statement that names no value only when it is
+   * one of the search's own candidates too (a chat turn read as "partner" by its meaning alone,
+   * "Lucky you to have such an awesome family!", is no answer to "What is Caroline's identity?").
+   */
+  found: FactAnswer | null,
+  candidates: { has(id: string): boolean },
 ) {
+  const answer = found && (found.valued || candidates.has(found.id)) ? found.id : null;
   if (answer) ranked = [[answer, ranked[0]?.[1] ?? 1], ...ranked.filter(([id]) => id !== answer)];
   const asOf = scope.asOf ?? null;
   const ids = ranked.map(([id]) => id);
