@@ -30,7 +30,7 @@ export interface Question {
 /**
  * The answer, and whether its statement names a value ("I drive a Golf") or only speaks of the
  * attribute by meaning ("Parked in the usual spot again"): search trusts the second kind only
- * where the question's own ranking found it (truth-stage.ts).
+ * when it is one of the question's own candidates too (truth-stage.ts).
  */
 export interface FactAnswer {
   id: string;

@@ -43,7 +43,6 @@ export interface FirstStageDeps {
    * Unset: speakerWeight.
    */
   speakerManyWeight?: number;
-
   /** Bonus of a candidate whose time falls in a time the query names, on the same scale (0 disables). */
   timeWeight?: number;
   /** What a memory that only asks loses, on the same scale (0 disables; asks-signal.ts). */
