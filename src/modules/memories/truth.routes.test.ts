@@ -286,7 +286,8 @@ for (const store of testStores) {
           const socks = await add('Bought new socks today.', '2024-01-01T00:00:00Z');
           // As if the classifier had read the socks as a statement of where the writer lives, no value named.
           await t.db.query(
-            `INSERT INTO memory_facts (memory_id, organization_id, user_id, namespace_id, subject, slot, value, negated, at)
+            `INSERT INTO memory_facts
+               (memory_id, organization_id, user_id, namespace_id, subject, slot, value, negated, at)
              SELECT id, organization_id, user_id, namespace_id, 'self', 'residence', '', false, created_at
              FROM memories WHERE id = $1`,
             [socks],
