@@ -8,6 +8,8 @@ import { DIET, each, NAME, NAME_START, PHRASE, r, thing, type Rule } from './fac
 
 const PARTNER = `(?:${[...PARTNER_NOUNS].join('|')})`;
 /** "Kim and I", opening a clause. */
+/** "Leila and Chris …": the second of two others named, the first being the subject. */
+const TWO_OTHERS = String.raw`(?<=(?:^|[,;:]\s*)[A-Za-z][\p{L}'’-]+\s+and\s+)${NAME}`;
 const NAME_AND_I = String.raw`(?:^|[,;:]\s*)${NAME_START}\s+and\s+I\s+`;
 
 export const LIFE_RULES: Rule[] = [
@@ -112,7 +114,8 @@ export const LIFE_RULES: Rule[] = [
     slot: 'partner',
     kind: 'name',
     re: r(
-      String.raw`(?<=(?:^|[,;:]\s*)[A-Za-z][\p{L}'’-]+\s+and\s+)${NAME}\s+(?:are|'re|have\s+been|'ve\s+been|got)\s+` +
+      TWO_OTHERS +
+        String.raw`\s+(?:are|'re|have\s+been|'ve\s+been|got)\s+` +
         String.raw`(?:now\s+|officially\s+|finally\s+)?(?:together|dating|a\s+couple|an\s+item|engaged|married|` +
         String.raw`in\s+a\s+relationship|seeing\s+each\s+other)\b`,
     ),
@@ -122,7 +125,8 @@ export const LIFE_RULES: Rule[] = [
     kind: 'name',
     negated: true,
     re: r(
-      String.raw`(?<=(?:^|[,;:]\s*)[A-Za-z][\p{L}'’-]+\s+and\s+)${NAME}\s+(?:have\s+|'ve\s+)?(?:separated|split\s+up|` +
+      TWO_OTHERS +
+        String.raw`\s+(?:have\s+|'ve\s+)?(?:separated|split\s+up|` +
         String.raw`broken\s+up|broke\s+up|divorced|called\s+it\s+quits|are\s+no\s+longer\s+together)\b`,
     ),
   },

@@ -1,0 +1,56 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { startApp, testStores } from '../../../test/harness.ts';
+import { post } from '../../../test/memory-helpers.ts';
+
+/** A statement read by its meaning alone answers a question only where the search found it too. */
+for (const store of testStores) {
+  describe(`fact answers need a value or the search's own finding [${store.name}]`, () => {
+    const cases: { name: string; env: Record<string, string> }[] = [
+      { name: 'a candidate', env: {} },
+      { name: 'not a candidate', env: { SEARCH_CANDIDATES: '2' } },
+    ];
+    for (const c of cases) {
+      it(`a value-less statement that is ${c.name}`, async () => {
+        const t = await startApp(store, { env: c.env });
+        try {
+          const user = 'fa-guard';
+          const add = async (content: string, createdAt: string) => {
+            const res = await post(t, '/v1/memory?skip_background_processing=true', {
+              content,
+              external_user_id: user,
+              metadata: { createdAt },
+            });
+            assert.equal(res.statusCode, 200, res.body);
+            return res.json().data[0].memoryId as string;
+          };
+          const lisbon = await add('I live in Lisbon, and I love living here.', '2021-01-01T00:00:00Z');
+          for (const [i, s] of ['Living in Lisbon is sunny.', 'Lisbon life: trams and tiles.'].entries())
+            await add(s, `2021-0${i + 2}-01T00:00:00Z`);
+          const socks = await add('Bought new socks today.', '2024-01-01T00:00:00Z');
+          // As if the classifier had read the socks as a statement of where the writer lives, no value named.
+          await t.db.query(
+            `INSERT INTO memory_facts
+               (memory_id, organization_id, user_id, namespace_id, subject, slot, value, negated, at)
+             SELECT id, organization_id, user_id, namespace_id, 'self', 'residence', '', false, created_at
+             FROM memories WHERE id = $1`,
+            [socks],
+          );
+          const res = await post(t, '/v1/memory/search?max_memories=2', {
+            query: 'Where do I live?',
+            external_user_id: user,
+          });
+          assert.equal(res.statusCode, 200, res.body);
+          const ids = (res.json().data.memories as { id: string }[]).map((m) => m.id);
+          if (c.name === 'a candidate') assert.equal(ids[0], socks, 'among the candidates it goes first');
+          else {
+            assert.ok(!ids.includes(socks), 'outside the candidates it is no answer');
+            assert.equal(ids[0], lisbon);
+          }
+        } finally {
+          await t.close();
+        }
+      });
+    }
+  });
+}
