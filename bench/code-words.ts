@@ -1,13 +1,15 @@
 /**
- * The code-words model (src/platform/models/code-words.ts) alone on CoSQA dev, and beside BM25:
- * MRR@10 of BM25 (k1 0.9, b 0.4 over the model's own words), of the model's cosine alone, and of
- * the two z-scored within each query and summed (the cosine at weights 0.5, 1, 2). A development
+ * The code models (src/platform/models/code-words.ts, code-translation.ts) alone on CoSQA dev, and
+ * beside BM25: MRR@10 of BM25 (k1 0.9, b 0.4 over the models' own words), of the code-words cosine
+ * alone, of the two z-scored within each query and summed (the cosine at weights 0.5, 1, 2), of the
+ * translation likelihood alone and z-summed with the others. A development
  * aid: what search does with the model is measured by scripts/train-ranker.ts (svc_max, held out)
  * and `npm run bench:rerank`.
  *
  *   npx tsx bench/code-words.ts                CODE_WEIGHTS=/tmp/w.json npx tsx bench/code-words.ts
  */
 import fs from 'node:fs';
+import { codeTranslationModel } from '../src/platform/models/code-translation.ts';
 import { codeWords, codeWordsModel, type CodeWordsWeights } from '../src/platform/models/code-words.ts';
 import { mrrAt } from './lib/beir.ts';
 import { COSQA_DIR } from './lib/dev-sets.ts';
@@ -16,6 +18,7 @@ const dir = COSQA_DIR;
 const model = process.env.CODE_WEIGHTS
   ? codeWordsModel(JSON.parse(fs.readFileSync(process.env.CODE_WEIGHTS, 'utf8')) as CodeWordsWeights)
   : codeWordsModel();
+const translation = codeTranslationModel();
 const lines = (f: string) => fs.readFileSync(`${dir}/${f}`, 'utf8').split('\n').filter(Boolean);
 const docs = lines('corpus.jsonl').map((l) => JSON.parse(l) as { _id: string; text: string });
 const queries = new Map(lines('queries.jsonl').map((l) => [JSON.parse(l)._id, JSON.parse(l).text as string]));
@@ -61,7 +64,8 @@ const rr = (scores: number[], doc: number) => {
 const rows = gold.map(({ text, doc }) => {
   const q = model.vector(text, true);
   const cos = vectors.map((v) => v.reduce((a, x, d) => a + x * q[d], 0));
-  return { doc, lexical: bm25(codeWords(text, true)), cos };
+  const likely = translation.scorer(text);
+  return { doc, lexical: bm25(codeWords(text, true)), cos, trans: docs.map((d) => likely(d.text)) };
 });
 const mrr = (f: (r: (typeof rows)[number]) => number[]) =>
   (rows.reduce((a, r) => a + rr(f(r), r.doc), 0) / rows.length).toFixed(4);
@@ -75,3 +79,6 @@ for (const w of [0.5, 1, 2]) {
   });
   console.log(`  bm25 + ${w} × code words ${fused}`);
 }
+const sum = (...xs: number[][]) => xs.map(z).reduce((a, b) => a.map((x, i) => x + b[i]));
+console.log(`  code translation ${mrr((r) => r.trans)}   code words + translation ${mrr((r) => sum(r.cos, r.trans))}`);
+console.log(`  bm25 + code words + translation ${mrr((r) => sum(r.lexical, r.cos, r.trans))}`);

@@ -1,9 +1,9 @@
 /**
  * Train the code-words model (src/platform/models/code-words.ts) on the Python installed here.
  *
- * Pairs: every documented Python function under the roots — the docstring's first paragraph as
- * the query, the function's code without its docstring as the document (scripts/lib/
- * python-functions.ts); the same code or the same (summary, name) once only; every function of the
+ * Pairs (scripts/lib/code-pairs.ts): every documented Python function under the roots — the
+ * docstring's first paragraph as the query, the function's code without its docstring as the
+ * document; the same code or the same (summary, name) once only; every function of the
  * evaluation corpus in CODE_EXCLUDE (by default CoSQA's, COSQA_DIR/corpus.jsonl) left out, so the
  * model never sees a function it is measured on. No query of any benchmark is read.
  *
@@ -13,27 +13,23 @@
  * temperature 0.05; Adam on the rows a batch touches. Words seen in fewer than 3 pairs are
  * left out. Written as int8 rows with a scale each (code-words.weights.json).
  *
- *   npx tsx scripts/train-code-words.ts [root …]          (default: the roots below that exist)
+ *   npx tsx scripts/train-code-words.ts [root …]          (default: code-pairs.ts's roots that exist)
  *   CODE_DIM=128 CODE_EPOCHS=6 CODE_OUT=/tmp/w.json …
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { CODE_WORDS_READ, codeWords, unit } from '../src/platform/models/code-words.tokens.ts';
+import { unit } from '../src/platform/models/code-words.tokens.ts';
 import type { CodeWordsWeights } from '../src/platform/models/code-words.ts';
 import { dot } from '../src/platform/models/embedder.ts';
 import { prng } from '../bench/lib/corpus.ts';
-import { codeKey, documentedFunctions, pythonFiles } from './lib/python-functions.ts';
+import { type CodePair, readPairs, rootsOf, vocabulary } from './lib/code-pairs.ts';
 
-const DEFAULT_ROOTS = ['/root/.pyenv/versions', '/usr/lib/python3', '/usr/lib/python3.11', '/usr/lib/google-cloud-sdk'];
 const DIM = Number(process.env.CODE_DIM || 128);
 const EPOCHS = Number(process.env.CODE_EPOCHS || 6);
 const OUT = process.env.CODE_OUT || path.resolve(import.meta.dirname, '../src/platform/models/code-words.weights.json');
-/** CoSQA's functions by default (the corpus the model is measured on), when the file is here. */
-const EXCLUDE = process.env.CODE_EXCLUDE || `${process.env.COSQA_DIR || '/work/shared/data/cosqa'}/corpus.jsonl`;
 const BATCH = 256;
 const TAU = 0.05;
 const LR = 2e-3;
-const MIN_PAIRS = 3;
 const log = (s: string) => console.error(s);
 
 /** Normal deviates from a seeded uniform stream (Box–Muller), so a training is repeatable. */
@@ -43,52 +39,14 @@ function random(seed: number) {
   return { next, normal };
 }
 
-function readPairs(roots: string[]): { query: string[]; code: string[] }[] {
-  const excluded = new Set<string>();
-  if (fs.existsSync(EXCLUDE))
-    for (const line of fs.readFileSync(EXCLUDE, 'utf8').split('\n'))
-      if (line.trim()) excluded.add(codeKey((JSON.parse(line) as { text: string }).text));
-  const seen = new Set<string>();
-  const pairs: { query: string[]; code: string[] }[] = [];
-  let files = 0;
-  let left = 0;
-  for (const file of pythonFiles(roots)) {
-    let source: string;
-    try {
-      if (fs.statSync(file).size > 2_000_000) continue;
-      source = fs.readFileSync(file, 'utf8');
-    } catch {
-      continue;
-    }
-    files++;
-    for (const f of documentedFunctions(source)) {
-      const key = codeKey(f.whole);
-      if (excluded.has(key)) {
-        left++;
-        continue;
-      }
-      const named = `${f.summary.toLowerCase()}\u0000${f.name}`;
-      if (seen.has(key) || seen.has(named)) continue;
-      seen.add(key).add(named);
-      const query = codeWords(f.summary, true);
-      const code = codeWords(f.code, false, CODE_WORDS_READ).slice(0, CODE_WORDS_READ);
-      if (query.length && code.length) pairs.push({ query, code });
-    }
-  }
-  log(`${files} files, ${pairs.length} pairs, ${left} functions of the excluded corpus left out`);
-  return pairs;
-}
-
 interface Encoded {
   y: Float32Array[];
   norm: number[];
   terms: { row: number; weight: number }[][];
 }
 
-function train(pairs: { query: string[]; code: string[] }[]): CodeWordsWeights {
-  const df = new Map<string, number>();
-  for (const p of pairs) for (const t of new Set([...p.query, ...p.code])) df.set(t, (df.get(t) ?? 0) + 1);
-  const vocab = [...df].filter(([, n]) => n >= MIN_PAIRS).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+function train(pairs: CodePair[]): CodeWordsWeights {
+  const vocab = vocabulary(pairs);
   const index = new Map(vocab.map(([t], i) => [t, i]));
   const idf = vocab.map(([, n]) => Math.log(1 + (2 * pairs.length) / n));
   log(`${vocab.length} words`);
@@ -221,7 +179,7 @@ function quantised(vocab: string[], idf: number[], E: Float32Array): CodeWordsWe
   };
 }
 
-const roots = process.argv.slice(2).length ? process.argv.slice(2) : DEFAULT_ROOTS.filter((r) => fs.existsSync(r));
+const roots = rootsOf(process.argv.slice(2));
 log(`reading ${roots.join(', ')}`);
 const weights = train(readPairs(roots));
 fs.writeFileSync(OUT, JSON.stringify(weights));

@@ -2,12 +2,13 @@
  * Ranking features of one search's candidates (docs/transform.md, "Search providers"): what the first
  * stage knew (each signal's normalised score), the graph-transform scores, and text features
  * read from the candidates themselves (query-term coverage, proximity, the lead's and the best
- * sentence's coverage, the query's adjacent term pairs), recency, speaker match, and the
- * code-words model's cosine. The learned ranker (ranker.ts) is a linear model over these after
- * each is standardised within the query's candidates, so it learns how signals compare inside one
- * result list, not their raw scale, which differs between corpora.
+ * sentence's coverage, the query's adjacent term pairs), recency, speaker match, and the code
+ * models' scores (the code-words cosine, the code-translation likelihood). The learned ranker
+ * (ranker.ts) is a linear model over these after each is standardised within the query's
+ * candidates, so it learns how signals compare inside one result list, not their raw scale,
+ * which differs between corpora.
  */
-import { committedCodeWords, dot } from '../../platform/models/index.ts';
+import { committedCodeTranslation, committedCodeWords, dot } from '../../platform/models/index.ts';
 import { analyze } from '../../platform/text-analyzer.ts';
 
 export interface Candidate {
@@ -45,6 +46,7 @@ export const FEATURE_NAMES = [
   'recency',
   'speaker',
   'code_words',
+  'code_translation',
   'base',
   'enhanced',
   ...Array.from({ length: BAND_FEATURES }, (_, k) => `band_${k}`),
@@ -101,6 +103,8 @@ export function candidateFeatures(
   // function have in common beyond shared words.
   const codeWords = committedCodeWords();
   const codeQuery = codeWords.vector(query, true);
+  // And word by word: how likely the query is as a description of the candidate (code-translation.ts).
+  const translation = committedCodeTranslation().scorer(query);
   return candidates.map((c, i) => {
     const terms = docs[i];
     const present = new Set(terms);
@@ -138,6 +142,7 @@ export function candidateFeatures(
       tMax > tMin ? (times[i] - tMin) / (tMax - tMin) : 0,
       speaker && lowerQuery.includes(speaker.split(' ')[0]) ? 1 : 0,
       dot(codeQuery, codeWords.vector(c.content)),
+      translation(c.content),
       a?.base ?? 0,
       a?.enhanced ?? 0,
       ...Array.from({ length: BAND_FEATURES }, (_, k) => a?.bands[k] ?? 0),

@@ -9,3 +9,4 @@ export { backgroundThread, createEmbedder, embeddersFromConfig } from './from-co
 export { createGloveSifEmbedder } from './glove-sif.ts';
 export { createUseLiteEmbedder } from './use-lite.ts';
 export { codeWordsModel, committedCodeWords, type CodeWordsModel } from './code-words.ts';
+export { codeTranslationModel, committedCodeTranslation, type CodeTranslationModel } from './code-translation.ts';
