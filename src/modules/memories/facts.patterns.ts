@@ -33,6 +33,8 @@ export interface Rule {
   check?: (v: string) => boolean;
   /** The subject is the possessor before "my …", not the words before the verb. */
   possessive?: boolean;
+  /** A possessive rule read with a name for "my" ("Maya's favourite artist is …"): its group `owner`. */
+  owner?: boolean;
   /** The verb takes other things than this attribute's values ("moved to Python", "left Google"). */
   ambiguous?: boolean;
   /**
@@ -44,6 +46,24 @@ export interface Rule {
   absent?: boolean;
   /** Spellings folded to one value ("bicycle" → bike). */
   fold?: Record<string, string>;
+}
+
+/**
+ * A possessive rule ("my favourite X is …", "my car is …") with someone named for "my": "Maya's
+ * favourite artist is Beach House", "Arjun's car is the old Golf" say the same of Maya and Arjun.
+ * Read on the clause as written (the owner is a capitalised name); null for a rule that does not
+ * open with "my".
+ */
+export function ownerRule(rule: Rule): Rule | null {
+  const MY = String.raw`\bmy\s+`;
+  if (!rule.possessive || !rule.re.source.startsWith(MY)) return null;
+  const owner = String.raw`\b(?<owner>[A-Z][\p{L}-]*(?:\s+[A-Z][\p{L}-]*)?)(?:'s|’s)\s+`;
+  return {
+    ...rule,
+    possessive: false,
+    owner: true,
+    re: new RegExp(owner + rule.re.source.slice(MY.length), rule.re.flags),
+  };
 }
 
 /** `d`: the reader reads a name's value where its group matched, as written in the clause. */
@@ -67,9 +87,11 @@ export const occupation = (v: string) => {
 export const VALUE_END =
   /\s+(?:because|since|but|and\s+(?:i|my|we)|which|who|that|these\s+days|nowadays|lately|at\s+the\s+moment|for\s+now|right\s+now|for\s+me|to\s+me|now|anymore|any\s+more|again|too|though|instead|from\s+now\s+on)\b.*$/i;
 
+/** The kind of thing a taste names ("favourite food", "usual drink"); a time said beside it is no part of it. */
 export const thing = (t: string) =>
   t
     .toLowerCase()
+    .replace(/(?:^|\s+)(?:these\s+days|nowadays|lately|right\s+now|at\s+the\s+moment|now)$/, '')
     .replace(/\s+(?:order|choice|pick|drink of choice)$/, '')
     .replace(/s$/, '')
     .trim();

@@ -37,4 +37,29 @@ describe('facts: commutes, cars, partners and languages whatever the verb', () =
     assert.equal(statesCurrent('I just wrote my first Rust crate.'), true);
     assert.deepEqual(read('My walk to work is lovely.'), ['self|has:commute|foot'], 'a bare "my" is the writer');
   });
+
+  it('"<name>\'s X is …" says of that person what "my X is …" says of the writer', () => {
+    assert.deepEqual(read("Maya's favourite artist is Beach House."), ['maya|taste:artist|beach house']);
+    assert.deepEqual(read("Tom's employer is Canva."), ['tom|employer|canva']);
+    assert.deepEqual(read("Arjun's car is a Golf."), ['arjun|has:car|golf']);
+    assert.deepEqual(read("Honestly, Leila's editor is Vim."), ['leila|has:editor|vim']);
+    assert.deepEqual(
+      readFacts("Maya's favourite artist is Beach House.", { selfNames: ['Maya'] }).map((f) => f.subject),
+      ['self'],
+      "the owner's own name is the owner",
+    );
+    // A word of time or everyone is no one's: nothing read.
+    assert.deepEqual(read("Today's favourite snack is popcorn."), []);
+    assert.deepEqual(read("Everyone's favourite food is pizza."), []);
+  });
+
+  it('a time said beside a taste is no part of its kind ("my usual these days")', () => {
+    assert.deepEqual(read('My favourite food these days is pho.'), ['self|taste:food|pho']);
+    assert.deepEqual(read('My favourite food now is pho.'), ['self|taste:food|pho']);
+    // No kind named, only a time: the value's own class (a drink) says which, as a mention.
+    assert.deepEqual(
+      readFacts('My usual these days is cappuccino.').map((f) => `${f.slot}|${f.value}`),
+      ['taste:drink|cappuccino'],
+    );
+  });
 });

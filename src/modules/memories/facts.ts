@@ -13,8 +13,8 @@
  * sister lives in Oslo", "Tom works at Acme") is kept apart from the speaker's own.
  */
 import { looksLikeCode } from '../../platform/text-code.ts';
-import { NOT_NOW } from './facts.lexicon.ts';
-import { CALENDAR, ORG_NOT_EMPLOYER, NEG, valueOf, type Rule } from './facts.patterns.ts';
+import { FILLERS, NOT_NOW } from './facts.lexicon.ts';
+import { CALENDAR, ORG_NOT_EMPLOYER, NEG, ownerRule, valueOf, type Rule } from './facts.patterns.ts';
 import { WORK_AND_HOME_RULES } from './facts.rules.ts';
 import { JOB_RULES } from './facts.rules.job.ts';
 import { LIFE_RULES } from './facts.rules.life.ts';
@@ -36,7 +36,19 @@ export interface Fact {
   family?: RegExp;
 }
 
-const RULES: Rule[] = [...WORK_AND_HOME_RULES, ...JOB_RULES, ...LIFE_RULES, ...TOOL_RULES];
+const OWN_RULES: Rule[] = [...WORK_AND_HOME_RULES, ...JOB_RULES, ...LIFE_RULES, ...TOOL_RULES];
+/** Each rule, and each "my …" rule again with a name for "my" (facts.patterns.ts, ownerRule). */
+const RULES: Rule[] = [...OWN_RULES, ...OWN_RULES.map(ownerRule).filter((x): x is Rule => !!x)];
+
+/** Capitalised words before "'s" that name no one ("Today's", "Everyone's", "This week's"). */
+const NO_OWNER = /^(?:everyone|everybody|someone|somebody|anyone|anybody|nobody|world|city|company|team)$/;
+
+/** The subject a possessor names: the owner's own name is the owner; no one (null) for a word of time. */
+function ownerSubject(owner: string, self: string, selfNames: Set<string>): string | null {
+  const words = owner.toLowerCase().split(/\s+/);
+  if (words.some((w) => FILLERS.has(w) || CALENDAR.test(w) || NO_OWNER.test(w))) return null;
+  return selfNames.has(words[0]) ? self : words.join(' ');
+}
 
 /**
  * The facts a memory states. `selfNames`: names the memory's owner goes by (lower case), so
@@ -55,7 +67,7 @@ export function readFacts(content: string, opts: { selfNames?: string[] } = {}):
     const folded = clause.replace(/^(\s*)(\p{Lu})(?=\p{Ll})/u, (_, s: string, c: string) => s + c.toLowerCase());
     for (const rule of RULES) {
       // A mentioned name is matched as written (its class is case-sensitive: "Go", "Swift").
-      for (const m of (rule.family ? clause : folded).matchAll(rule.re)) {
+      for (const m of (rule.family || rule.owner ? clause : folded).matchAll(rule.re)) {
         const start = m.index!;
         const pre = clause.slice(0, start);
         const groups = (m.groups ?? {}) as Record<string, string | undefined>;
@@ -72,9 +84,11 @@ export function readFacts(content: string, opts: { selfNames?: string[] } = {}):
         // writer's whoever the verb's subject ("Bought a gift for my partner, Jordan").
         const subject = rule.family
           ? clauseSubject(clause, self, selfNames)
-          : rule.possessive
-            ? self
-            : subjectOf(pre, self, selfNames);
+          : rule.owner
+            ? ownerSubject(groups.owner ?? '', self, selfNames)
+            : rule.possessive
+              ? self
+              : subjectOf(pre, self, selfNames);
         if (!subject) continue;
         const lastWords = pre.split(/\s+/).slice(-4).join(' ').toLowerCase();
         const flipped =
@@ -85,6 +99,8 @@ export function readFacts(content: string, opts: { selfNames?: string[] } = {}):
         const negated =
           !!rule.negated || flipped || (!rule.negated && /^\s*(?:anymore|any more|no more)\b/.test(after));
         const slot = typeof rule.slot === 'function' ? rule.slot(groups as Record<string, string>) : rule.slot;
+        // "My usual these days is …": no kind of thing named; a mention of the value may say which.
+        if (slot.endsWith(':')) continue;
         const fact: Fact = {
           subject,
           slot,
