@@ -24,7 +24,9 @@ export function attributeOf(slot: string): string {
   if (/^has:(?:school|university|college)$/.test(slot)) return 'school';
   if (slot === 'has:ide' || slot === 'has:editor') return 'tool:editor';
   const taste = /^taste:(.*)$/.exec(slot);
-  if (taste) return TASTES.find(([re]) => re.test(taste[1]))?.[1] ?? slot;
+  // The kind as said, or its head — the last word: "comfort food" is a food, "iced coffee" a drink.
+  const head = taste?.[1].split(' ').pop() ?? '';
+  if (taste) return (TASTES.find(([re]) => re.test(taste[1])) ?? TASTES.find(([re]) => re.test(head)))?.[1] ?? slot;
   return slot;
 }
 

@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { attributeOf } from './facts.claims.ts';
 import { readFacts, statesCurrent } from './facts.ts';
 
 /** Statements read whatever their verb (facts.test.ts has the reader's main cases). */
@@ -61,5 +62,34 @@ describe('facts: commutes, cars, partners and languages whatever the verb', () =
       readFacts('My usual these days is cappuccino.').map((f) => `${f.slot}|${f.value}`),
       ['taste:drink|cappuccino'],
     );
+  });
+});
+
+describe('facts: a denied copula', () => {
+  it('"is not", "isn\'t", "is no longer" deny the value; they are no part of it', () => {
+    assert.deepEqual(read('My favourite food is no longer pho.'), ['self|taste:food|pho|not']);
+    assert.deepEqual(read("My employer isn't Canva anymore."), ['self|employer|canva|not']);
+    assert.deepEqual(read('Pho is no longer my favourite food.'), ['self|taste:food|pho|not']);
+    assert.deepEqual(read("Tom's employer is not Canva."), ['tom|employer|canva|not']);
+    assert.deepEqual(read('My job is not easy.'), [], 'not an occupation, denied or not');
+  });
+
+  it('what a denied value is contrasted with, said without a verb, is the value now', () => {
+    assert.deepEqual(read('Honestly, my go-to comfort food is no longer pierogi but pho.'), [
+      'self|taste:comfort food|pierogi|not',
+      'self|taste:comfort food|pho',
+    ]);
+    assert.deepEqual(read("My role isn't site reliability engineer anymore; it's UX designer."), [
+      'self|role|site reliability engineer|not',
+      'self|role|ux designer',
+    ]);
+    assert.deepEqual(read("My employer isn't Canva anymore, but I love it."), ['self|employer|canva|not']);
+  });
+
+  it('a taste\'s kind is its head word when the whole is not known ("comfort food" is a food)', () => {
+    assert.equal(attributeOf('taste:comfort food'), 'taste:food');
+    assert.equal(attributeOf('taste:iced coffee'), 'taste:drink');
+    assert.equal(attributeOf('taste:music act'), 'taste:music');
+    assert.equal(attributeOf('taste:hobby'), 'taste:hobby');
   });
 });

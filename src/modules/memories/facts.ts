@@ -60,8 +60,11 @@ export function readFacts(content: string, opts: { selfNames?: string[] } = {}):
   const selfNames = new Set((opts.selfNames ?? []).map((n) => n.toLowerCase()));
   if (speaker) selfNames.add(speaker.split(/\s+/)[0]);
   const out = new Map<string, Fact>();
-  for (const clause of text.split(/(?<=[.!?;])\s+|\n+|\s+but\s+/)) {
-    if (/\?\s*$/.test(clause)) continue; // a question states nothing
+  let deniedBefore: string | null = null;
+  for (const said of text.split(/(?<=[.!?;])\s+|\n+|\s+but\s+/)) {
+    if (/\?\s*$/.test(said)) continue; // a question states nothing
+    const { text: clause, denied } = undenied(contrasted(said, deniedBefore));
+    deniedBefore = denied.length ? clause.slice(0, denied[denied.length - 1]) : null;
     // The clause's first letter folded, so "Moved to Porto" reads like "moved to Porto"; names
     // are read from the clause as written.
     const folded = clause.replace(/^(\s*)(\p{Lu})(?=\p{Ll})/u, (_, s: string, c: string) => s + c.toLowerCase());
@@ -97,7 +100,10 @@ export function readFacts(content: string, opts: { selfNames?: string[] } = {}):
           new RegExp(`${NEG}\\b`).test(lastWords + ' ' + m[0].slice(0, 12).toLowerCase());
         const after = folded.slice(start + m[0].length, start + m[0].length + 16).toLowerCase();
         const negated =
-          !!rule.negated || flipped || (!rule.negated && /^\s*(?:anymore|any more|no more)\b/.test(after));
+          !!rule.negated ||
+          flipped ||
+          /^\s*(?:anymore|any more|no more)\b/.test(after) ||
+          denied.some((p) => p > start && p < start + m[0].length);
         const slot = typeof rule.slot === 'function' ? rule.slot(groups as Record<string, string>) : rule.slot;
         // "My usual these days is …": no kind of thing named; a mention of the value may say which.
         if (slot.endsWith(':')) continue;
@@ -124,6 +130,36 @@ export function readFacts(content: string, opts: { selfNames?: string[] } = {}):
   return facts.filter(
     (f) => !f.family || !facts.some((g) => !g.family && g.subject === f.subject && g.value === f.value),
   );
+}
+
+/**
+ * A denied copula ("is not", "isn't", "is no longer") read as the plain one, with where it was:
+ * the fact it carries is negated. "My favourite food is no longer pho" denies pho; it names no
+ * food "no longer pho".
+ */
+const DENIED_COPULA = /\b(is)(?:n't|n’t|\s+not|\s+no\s+longer)(?=\s)/g;
+function undenied(clause: string): { text: string; denied: number[] } {
+  const denied: number[] = [];
+  let shift = 0;
+  const text = clause.replace(DENIED_COPULA, (whole: string, verb: string, offset: number) => {
+    denied.push(offset - shift + verb.length); // just after the verb, in the text returned
+    shift += whole.length - verb.length;
+    return verb;
+  });
+  return { text, denied };
+}
+
+/**
+ * What a denied copula is contrasted with, said without a verb of its own: "my go-to comfort food
+ * is no longer pierogi but pho", "my role isn't designer anymore; it's team lead". `before`: the
+ * previous clause up to its denied copula ("my go-to comfort food is"); the value is read as its.
+ */
+const CONTRAST = /^(?:(?:now\s+)?(?:it's|it’s|it\s+is)\s+(?:now\s+)?)?(?<rest>[^,;:]{1,40}?)[\s.!]*$/;
+const VERB_OR_PERSON = /\b(?:i|i'm|i've|we|you|he|she|they|is|are|was|were|am|have|has|had|do|does|did)\b/i;
+function contrasted(said: string, before: string | null): string {
+  const rest = before ? CONTRAST.exec(said)?.groups?.rest : undefined;
+  if (!rest || rest.split(/\s+/).length > 4 || VERB_OR_PERSON.test(rest)) return said;
+  return `${before} ${rest}.`;
 }
 
 function clauseSubject(clause: string, self: string, selfNames: Set<string>): string | null {
