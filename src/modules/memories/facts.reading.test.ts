@@ -86,6 +86,13 @@ describe('facts: a denied copula', () => {
     assert.deepEqual(read("My employer isn't Canva anymore, but I love it."), ['self|employer|canva|not']);
   });
 
+  it('a role as an office held', () => {
+    assert.deepEqual(read('Clara holds the product manager role on the team.'), ['clara|role|product manager']);
+    assert.deepEqual(read('I hold the position of staff engineer.'), ['self|role|staff engineer']);
+    assert.deepEqual(read('He holds the record for the longest run.'), []);
+    assert.deepEqual(read('I held the product manager role at Acme.'), [], 'the past');
+  });
+
   it('a taste\'s kind is its head word when the whole is not known ("comfort food" is a food)', () => {
     assert.equal(attributeOf('taste:comfort food'), 'taste:food');
     assert.equal(attributeOf('taste:iced coffee'), 'taste:drink');

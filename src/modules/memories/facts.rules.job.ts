@@ -1,10 +1,10 @@
 /**
  * The fact reader's patterns for a job read from its paperwork (facts.ts reads them after
  * facts.rules.ts): an offer signed, a first payday, a desk at the company, a welcome pack, a
- * start after a notice or offer — and handing in one's notice, which ends the job. Apart from
- * facts.rules.ts's verbs of working so that each file stays small.
+ * start after a notice or offer — and handing in one's notice, which ends the job; and a role as
+ * an office held. Apart from facts.rules.ts's verbs of working so that each file stays small.
  */
-import { NAME, r, type Rule } from './facts.patterns.ts';
+import { each, NAME, occupation, r, type Rule } from './facts.patterns.ts';
 
 export const JOB_RULES: Rule[] = [
   {
@@ -38,4 +38,11 @@ export const JOB_RULES: Rule[] = [
     negated: true,
     re: r(String.raw`\b(?:handed|gave|put)\s+in\s+(?:my|her|his)\s+notice\s+(?:at|to)\s+${NAME}`),
   },
+  // An office held: "Clara holds the product manager role", "holds the position of staff engineer".
+  ...each(
+    { slot: 'role', kind: 'phrase', check: occupation },
+    String.raw`\b(?:hold|holds|holding)\s+the\s+(?<v>(?:[\p{L}-]+\s+){0,3}?[\p{L}-]+)\s+(?:role|position|title|post)\b`,
+    String.raw`\b(?:hold|holds|holding)\s+(?:the|a|an)\s+(?:role|position|title|post)\s+of\s+(?:an?\s+)?` +
+      String.raw`(?<v>(?:[\p{L}-]+\s+){0,3}?[\p{L}-]+)(?=\s+(?:at|for|with|in|on)\b|\s*[,.;!?]|\s*$)`,
+  ),
 ];
