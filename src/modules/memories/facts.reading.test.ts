@@ -84,6 +84,11 @@ describe('facts: a denied copula', () => {
       'self|role|ux designer',
     ]);
     assert.deepEqual(read("My employer isn't Canva anymore, but I love it."), ['self|employer|canva|not']);
+    assert.deepEqual(
+      read('My favourite food is no longer pho. Sad.'),
+      ['self|taste:food|pho|not'],
+      'a sentence of its own',
+    );
   });
 
   it('a role as an office held', () => {

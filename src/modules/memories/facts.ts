@@ -64,7 +64,9 @@ export function readFacts(content: string, opts: { selfNames?: string[] } = {}):
   for (const said of text.split(/(?<=[.!?;])\s+|\n+|\s+but\s+/)) {
     if (/\?\s*$/.test(said)) continue; // a question states nothing
     const { text: clause, denied } = undenied(contrasted(said, deniedBefore));
-    deniedBefore = denied.length ? clause.slice(0, denied[denied.length - 1]) : null;
+    // Within one sentence only ("… no longer pho but ramen"; "…; it's Y"): after a full stop, a
+    // short line ("Sad.") is a sentence of its own, not the new value.
+    deniedBefore = denied.length && !/[.!?]\s*$/.test(said) ? clause.slice(0, denied[denied.length - 1]) : null;
     // The clause's first letter folded, so "Moved to Porto" reads like "moved to Porto"; names
     // are read from the clause as written.
     const folded = clause.replace(/^(\s*)(\p{Lu})(?=\p{Ll})/u, (_, s: string, c: string) => s + c.toLowerCase());
