@@ -85,7 +85,7 @@ export const occupation = (v: string) => {
 
 /** Words after which a phrase value has ended ("an oat milk cortado these days"). */
 export const VALUE_END =
-  /\s+(?:because|since|but|and\s+(?:i|my|we)|which|who|that|these\s+days|nowadays|lately|at\s+the\s+moment|for\s+now|right\s+now|for\s+me|to\s+me|now|anymore|any\s+more|again|too|though|instead|from\s+now\s+on)\b.*$/i;
+  /\s+(?:because|since|but|for\s+(?:(?:a|an|the\s+(?:past|last)|many|several|a\s+few|some|\d+|two|three|four|five|ten)\s+)?(?:while|years?|months?|weeks?|days?|ages|decades?|long)|and\s+(?:i|my|we)|which|who|that|these\s+days|nowadays|lately|at\s+the\s+moment|for\s+now|right\s+now|for\s+me|to\s+me|now|anymore|any\s+more|again|too|though|instead|from\s+now\s+on)\b.*$/i;
 
 /** The kind of thing a taste names ("favourite food", "usual drink"); a time said beside it is no part of it. */
 export const thing = (t: string) =>

@@ -91,6 +91,16 @@ describe('facts: a denied copula', () => {
     );
   });
 
+  it('the other way round ("Canva is my employer"), and a state that began and holds ("has been")', () => {
+    assert.deepEqual(read('Canva is my employer.'), ['self|employer|canva']);
+    assert.deepEqual(read('The Golf is my car.'), ['self|has:car|golf']);
+    assert.deepEqual(read('That is my car.'), [], 'a demonstrative names nothing');
+    assert.deepEqual(read('My favourite food has been pho since March.'), ['self|taste:food|pho']);
+    assert.deepEqual(read('My editor has been Vim for years.'), ['self|has:editor|vim'], 'a duration ends the value');
+    assert.deepEqual(read("Tom's been vegan for a year."), ['tom|diet|vegan']);
+    assert.deepEqual(read("My sister's been to Lisbon."), [], 'been to a place is a visit');
+  });
+
   it('a role as an office held', () => {
     assert.deepEqual(read('Clara holds the product manager role on the team.'), ['clara|role|product manager']);
     assert.deepEqual(read('I hold the position of staff engineer.'), ['self|role|staff engineer']);

@@ -168,6 +168,18 @@ export const LIFE_RULES: Rule[] = [
         String.raw`an\s+|the\s+)?${PHRASE}`,
     ),
   },
+  {
+    // The same said the other way round: "The Golf is my car", "Helix is my editor now" (not "that").
+    slot: (g) => `has:${g.t.toLowerCase()}`,
+    kind: 'phrase',
+    possessive: true,
+    check: (v) => !/^(?:that|this|these|those|it|he|she|they|which|what|who|my|his|her|their|our|your)\b/.test(v),
+    re: r(
+      String.raw`(?:^|[,;:]\s*)(?:the\s+|a\s+|an\s+)?(?<v>[\p{L}\p{N}][\p{L}\p{N} .+#-]{0,30}?)\s+is\s+(?:now\s+)?` +
+        String.raw`my\s+(?:new\s+|current\s+)?(?<t>${[...SINGLE_POSSESSIONS].join('|')})` +
+        String.raw`(?=\s*[,.;!?]|\s*$|\s+(?:now|these|since)\b)`,
+    ),
+  },
   { slot: 'has:car', kind: 'phrase', re: r(String.raw`\b(?:drive|drives|driving)\s+(?:a|an)\s+${PHRASE}`) },
   {
     slot: 'has:commute',

@@ -125,6 +125,13 @@ export const WORK_AND_HOME_RULES: Rule[] = [
     re: r(String.raw`\bmy\s+(?:new\s+|current\s+)?(?:employer|company|workplace)\s+is\s+(?:now\s+)?${NAME}`),
   },
   {
+    // The other way round: "Canva is my employer".
+    slot: 'employer',
+    kind: 'name',
+    possessive: true,
+    re: r(String.raw`${NAME_START}\s+is\s+(?:now\s+)?my\s+(?:new\s+|current\s+)?(?:employer|workplace)\b`),
+  },
+  {
     slot: 'employer',
     kind: 'name',
     negated: true,

@@ -63,7 +63,7 @@ export function readFacts(content: string, opts: { selfNames?: string[] } = {}):
   let deniedBefore: string | null = null;
   for (const said of text.split(/(?<=[.!?;])\s+|\n+|\s+but\s+/)) {
     if (/\?\s*$/.test(said)) continue; // a question states nothing
-    const { text: clause, denied } = undenied(contrasted(said, deniedBefore));
+    const { text: clause, denied } = undenied(contrasted(continuing(said), deniedBefore));
     // Within one sentence only ("… no longer pho but ramen"; "…; it's Y"): after a full stop, a
     // short line ("Sad.") is a sentence of its own, not the new value.
     deniedBefore = denied.length && !/[.!?]\s*$/.test(said) ? clause.slice(0, denied[denied.length - 1]) : null;
@@ -133,6 +133,14 @@ export function readFacts(content: string, opts: { selfNames?: string[] } = {}):
     (f) => !f.family || !facts.some((g) => !g.family && g.subject === f.subject && g.value === f.value),
   );
 }
+
+/**
+ * A state that began and still holds, said as the present perfect of the copula: "my favourite
+ * food has been pho since March" is "… is pho". Not before a preposition: "has been to Paris" is
+ * a visit, and "has been at / with …" have patterns of their own.
+ */
+const CONTINUING = /\b(?:has|'s|’s)\s+been\b(?!\s+(?:to|in|at|with|on|for|through|there|here)\b)/g;
+const continuing = (clause: string) => clause.replace(CONTINUING, (m) => (/^has/.test(m) ? 'is' : ' is'));
 
 /**
  * A denied copula ("is not", "isn't", "is no longer") read as the plain one, with where it was:
