@@ -2,12 +2,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { attributeOf } from './facts.claims.ts';
 import { readFacts, statesCurrent } from './facts.ts';
+import { read } from './facts.testing.ts';
 
-/** Statements read whatever their verb (facts.test.ts has the reader's main cases). */
-const read = (text: string) =>
-  readFacts(text)
-    .filter((f) => !f.family) // mentions are claims only where the meaning agrees (claimsOf)
-    .map((f) => `${f.subject}|${f.slot}|${f.value}${f.negated ? '|not' : ''}`);
+// Statements read whatever their verb (facts.test.ts has the reader's main cases).
 
 describe('facts: commutes, cars, partners and languages whatever the verb', () => {
   it('a commute by its mode whatever the verb, a car by its make or model, a diary verb is no subject', () => {

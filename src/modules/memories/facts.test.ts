@@ -1,15 +1,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFacts, statesCurrent } from './facts.ts';
+import { read } from './facts.testing.ts';
 import { claimsOf, contradicts } from './facts.claims.ts';
 import { mayBeOwner, ownerName, ownSubject, sameSubjects } from './facts.owner.ts';
 import { slotOf } from './facts.classify.ts';
 import { namedAttributes } from './facts.questions.ts';
-
-const read = (text: string, selfNames: string[] = []) =>
-  readFacts(text, { selfNames })
-    .filter((f) => !f.family) // mentions are claims only where the meaning agrees (claimsOf)
-    .map((f) => `${f.subject}|${f.slot}|${f.value}${f.negated ? '|not' : ''}`);
 
 describe('facts: what a memory states about single-valued attributes', () => {
   it('reads residence, employer, role, diet, relationship, partner and tastes in varied wording', () => {

@@ -1,19 +1,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFacts, statesCurrent } from './facts.ts';
-import { claimsOf } from './facts.claims.ts';
+import { statesCurrent } from './facts.ts';
+import { claims, read } from './facts.testing.ts';
 
 // Whose a stated value is, and which sentences state nothing now (facts.ts statesCurrent,
 // facts.claims.ts): split from facts.test.ts, which reads the values themselves.
-const read = (text: string) =>
-  readFacts(text)
-    .filter((f) => !f.family)
-    .map((f) => `${f.subject}|${f.slot}|${f.value}${f.negated ? '|not' : ''}`);
 
 describe('facts: states that are another person’s, and events about a topic', () => {
-  const claims = (text: string, slot: string | null) =>
-    claimsOf(text, { slot }).map((f) => `${f.subject}|${f.slot}|${f.value}${f.negated ? '|not' : ''}`);
-
   it('a name said to be on repeat is what the writer plays, not a person', () => {
     assert.deepEqual(claims('Tame Impala has been on repeat for the whole month.', 'taste:music'), [
       'self|taste:music|',
