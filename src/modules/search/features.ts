@@ -79,6 +79,32 @@ const SENTENCE = /(?<=[.!?])\s+|\n+/;
 /** Adjacent term pairs of an analysed text (stop words already out: "risk of cancer" → risk·cancer). */
 const pairs = (terms: string[]) => terms.slice(1).map((t, i) => `${terms[i]} ${t}`);
 
+/** The code models' features of a query: scores of one text alone, whatever the other candidates. */
+function codeScorers(query: string): Record<'code_words' | 'code_translation', (text: string) => number> {
+  // The code-words model's cosine (platform/models/code-words.ts): what a query about code and a
+  // function have in common beyond shared words.
+  const codeWords = committedCodeWords();
+  const codeQuery = codeWords.vector(query, true);
+  return {
+    code_words: (text) => dot(codeQuery, codeWords.vector(text)),
+    // And word by word: how likely the query is as a description of the text (code-translation.ts).
+    code_translation: committedCodeTranslation().scorer(query),
+  };
+}
+
+/**
+ * Some features of the candidates, by name (FEATURE_NAMES): the code models' alone when only they
+ * are asked for (a wider pool is narrowed by them, ranker.ts RankerPool), else read from the rows.
+ */
+export function someFeatures(query: string, candidates: Candidate[], names: string[]): number[][] {
+  if (names.every((n) => n === 'code_words' || n === 'code_translation')) {
+    const code = codeScorers(query);
+    return candidates.map((c) => names.map((n) => code[n as keyof typeof code](c.content)));
+  }
+  const cols = names.map((n) => (FEATURE_NAMES as readonly string[]).indexOf(n));
+  return candidateFeatures(query, candidates).map((r) => cols.map((j) => r[j]));
+}
+
 /** Feature rows, one per candidate, in FEATURE_NAMES order. */
 export function candidateFeatures(
   query: string,
@@ -99,12 +125,7 @@ export function candidateFeatures(
   const times = candidates.map((c) => c.createdAt.getTime());
   const [tMin, tMax] = [Math.min(...times), Math.max(...times)];
   const lowerQuery = query.toLowerCase();
-  // The code-words model's cosine (platform/models/code-words.ts): what a query about code and a
-  // function have in common beyond shared words.
-  const codeWords = committedCodeWords();
-  const codeQuery = codeWords.vector(query, true);
-  // And word by word: how likely the query is as a description of the candidate (code-translation.ts).
-  const translation = committedCodeTranslation().scorer(query);
+  const code = codeScorers(query);
   return candidates.map((c, i) => {
     const terms = docs[i];
     const present = new Set(terms);
@@ -141,8 +162,8 @@ export function candidateFeatures(
       Math.log(1 + terms.length),
       tMax > tMin ? (times[i] - tMin) / (tMax - tMin) : 0,
       speaker && lowerQuery.includes(speaker.split(' ')[0]) ? 1 : 0,
-      dot(codeQuery, codeWords.vector(c.content)),
-      translation(c.content),
+      code.code_words(c.content),
+      code.code_translation(c.content),
       a?.base ?? 0,
       a?.enhanced ?? 0,
       ...Array.from({ length: BAND_FEATURES }, (_, k) => a?.bands[k] ?? 0),

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { FEATURE_NAMES } from './features.ts';
 import type { Actor } from '../../shared/actor.ts';
-import { committedRanker, linearRanker, rankerSet, type RankerFile } from './ranker.ts';
-import { rerankStage, type GraphRerankPort } from './rerank-stage.ts';
+import { committedRanker, firstStageQuery, linearRanker, rankerSet, type RankerFile } from './ranker.ts';
+import { narrowPool, rerankStage, type GraphRerankPort } from './rerank-stage.ts';
 
 const file: RankerFile = {
   models: {
@@ -109,4 +109,63 @@ test('the transform runs when read: features asked, thresholds, svc_enhanced, a 
     assert.deepEqual(calls, ['score'], JSON.stringify(over));
     assert.equal(out.order.length, 3);
   }
+});
+
+// A wider pool (RankerPool): what the code models find deep in the first stage is reranked.
+
+test('svc_max with a pool narrows the first stage by the pool features to `keep`, the first-stage order kept', async () => {
+  const filler = (i: number) => ({ ...cands[2], id: `f${i}`, content: `def helper_${i}(x):\n    return x + ${i}` });
+  const deep = {
+    ...cands[2],
+    id: 'clip',
+    content: 'def paste():\n    return subprocess.check_output(["xclip", "-selection", "clipboard", "-o"])',
+  };
+  const pooled = [...Array.from({ length: 8 }, (_, i) => filler(i)), deep].map((c, i) => ({
+    ...c,
+    firstStage: 1 - i / 10,
+  }));
+  const pool = { depth: 9, keep: 3, by: ['code_words', 'code_translation'] };
+  const kept = narrowPool('python get clipboard contents', pooled, pool);
+  assert.equal(kept.length, 3);
+  assert.ok(
+    kept.some((c) => c.id === 'clip'),
+    'the last of the first stage, the one about the clipboard, is kept',
+  );
+  assert.deepEqual(
+    kept.map((c) => c.firstStage),
+    [...kept.map((c) => c.firstStage)].sort((a, b) => b - a),
+    'first-stage order',
+  );
+  const ranker = rankerSet({
+    ...file,
+    models: { ...file.models, code: { features: ['code_translation'], weights: [1], pool } },
+  });
+  assert.equal(ranker.for('cosqa').pool, pool);
+  const out = await rerankStage(
+    { graph: recordingPort().port, ranker },
+    { provider: 'svc_max' },
+    stageCtx({ candidates: pooled, domainId: 'cosqa', query: 'python get clipboard contents' }),
+  );
+  assert.equal(out.order.length, 3, 'the model reranks the narrowed pool only');
+  assert.equal(out.order[0].id, 'clip');
+  const none = await rerankStage(
+    { graph: recordingPort().port, ranker },
+    { provider: 'none' },
+    stageCtx({ candidates: pooled, domainId: 'cosqa' }),
+  );
+  assert.equal(none.order.length, 9, 'without svc_max the pool is not narrowed');
+  assert.throws(
+    () => rankerSet({ ...file, models: { general: { features: [], weights: [], pool: { ...pool, by: ['nope'] } } } }),
+    /pool by unknown nope/,
+  );
+});
+
+test("a pool's ignored words are left out of the first stage's query, whole words in any case, never all of it", () => {
+  const pool = { depth: 300, keep: 100, by: ['code_words'], ignore: ['python', 'py'] };
+  assert.equal(firstStageQuery('Python check if a variable is iterable', pool), 'check if a variable is iterable');
+  assert.equal(firstStageQuery('read a file in python?', pool), 'read a file in');
+  assert.equal(firstStageQuery('pythonic way to copy a py file', pool), 'pythonic way to copy a file');
+  assert.equal(firstStageQuery('python', pool), 'python', 'nothing else left: the query itself');
+  assert.equal(firstStageQuery('python sort', undefined), 'python sort');
+  assert.deepEqual(committedRanker().for('cosqa').pool?.ignore, ['python', 'py'], 'the committed code family');
 });

@@ -16,9 +16,38 @@ import { ARTIFACT_FEATURES, FEATURE_NAMES, standardise } from './features.ts';
 // Bundled into the build (a JSON import), so dist/ needs no file beside it.
 import committed from './ranker.weights.json' with { type: 'json' };
 
+/**
+ * A wider pool for a family whose own features find what the first stage misses (code: the
+ * code models read identifiers and their translations, which BM25 and a sentence encoder do not):
+ * the first stage's top `depth` candidates are narrowed to `keep` by the z-sum of the `by`
+ * features (scores of a candidate alone, not relative to the others), and the model reranks those.
+ */
+export interface RankerPool {
+  depth: number;
+  keep: number;
+  by: string[];
+  /**
+   * Words of the query the first stage does not read, though the features do (code: "python", the
+   * language every question of a Python corpus names, which tells no function from another but
+   * which a sentence encoder reads as the question's topic).
+   */
+  ignore?: string[];
+}
+
+/** The query without the pool's ignored words (whole words, any case); the query itself if nothing else is left. */
+export function firstStageQuery(query: string, pool?: RankerPool): string {
+  if (!pool?.ignore?.length) return query;
+  const words = new Set(pool.ignore.map((w) => w.toLowerCase()));
+  const kept = query
+    .split(/\s+/)
+    .filter((w) => !words.has(w.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')));
+  return kept.join(' ').trim() || query;
+}
+
 export interface RankerModel {
   features: string[];
   weights: number[];
+  pool?: RankerPool;
   /** Provenance: training sets, folds, cross-validated metrics. */
   trained?: Record<string, unknown>;
 }
@@ -34,8 +63,12 @@ export interface RankerFile {
 export function linearRanker(model: RankerModel) {
   const byName = new Map(model.features.map((f, i) => [f, model.weights[i]]));
   const w = FEATURE_NAMES.map((f) => byName.get(f) ?? 0);
+  for (const f of model.pool?.by ?? [])
+    if (!(FEATURE_NAMES as readonly string[]).includes(f)) throw new Error(`ranker weights: pool by unknown ${f}`);
   return {
     model,
+    /** The wider pool this model reranks, if any (RankerPool). */
+    pool: model.pool,
     /** Whether a weight reads a graph-transform score (else the candidates need no transform). */
     usesArtifacts: ARTIFACT_FEATURES.some((f) => (byName.get(f) ?? 0) !== 0),
     /** Scores of a query's candidates from their raw feature rows. */

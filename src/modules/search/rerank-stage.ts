@@ -11,9 +11,16 @@
 import type { Logger } from '../../platform/log.ts';
 import type { Reranker } from '../../platform/models/reranker.ts';
 import type { Actor } from '../../shared/actor.ts';
-import { candidateFeatures, FEATURE_NAMES, standardise, type ArtifactFeatures, type Candidate } from './features.ts';
+import {
+  candidateFeatures,
+  FEATURE_NAMES,
+  someFeatures,
+  standardise,
+  type ArtifactFeatures,
+  type Candidate,
+} from './features.ts';
 import type { ProviderChoice } from './providers.ts';
-import type { RankerSet } from './ranker.ts';
+import type { RankerPool, RankerSet } from './ranker.ts';
 
 /** What the transform module scores for search (svc_enhanced, svc_max). */
 export interface GraphRerankPort {
@@ -73,6 +80,22 @@ function zSum(cols: number[][], weights: number[]): number[] {
   return z.map((r) => r.reduce((a, b, j) => a + weights[j] * b, 0));
 }
 
+/**
+ * A model's wider pool narrowed to the `keep` candidates it was trained to rerank: the z-sum of
+ * the pool's features within the pool (RankerPool), ties by first-stage rank; the first-stage order
+ * is kept among them.
+ */
+export function narrowPool(query: string, candidates: Candidate[], pool: RankerPool): Candidate[] {
+  if (candidates.length <= pool.keep) return candidates;
+  const z = standardise(someFeatures(query, candidates, pool.by));
+  const best = z
+    .map((r, i) => [r.reduce((a, b) => a + b, 0), i])
+    .sort((a, b) => b[0] - a[0] || a[1] - b[1])
+    .slice(0, pool.keep);
+  const kept = new Set(best.map(([, i]) => i));
+  return candidates.filter((_, i) => kept.has(i));
+}
+
 export async function rerankStage(
   deps: RerankStageDeps,
   choice: ProviderChoice,
@@ -86,9 +109,12 @@ export async function rerankStage(
     withFeatures: boolean;
   },
 ): Promise<RerankOutcome> {
-  const { candidates } = ctx;
-  const firstStage = (): Reranked[] => candidates.map((c) => ({ id: c.id, score: c.firstStage }));
-  if (!candidates.length || choice.provider === 'none') return { order: firstStage(), used: 'none' };
+  const firstStage = (): Reranked[] => ctx.candidates.map((c) => ({ id: c.id, score: c.firstStage }));
+  const model = deps.ranker.for(ctx.domainId);
+  // Only svc_max reads a model's wider pool; the search asked the first stage for it (poolDepth).
+  const candidates =
+    choice.provider === 'svc_max' && model.pool ? narrowPool(ctx.query, ctx.candidates, model.pool) : ctx.candidates;
+  if (!ctx.candidates.length || choice.provider === 'none') return { order: firstStage(), used: 'none' };
 
   if (choice.provider === 'ranker_a' || choice.provider === 'ranker_b') {
     const reranker = choice.provider === 'ranker_a' ? deps.cohere! : deps.chat!;
@@ -108,7 +134,6 @@ export async function rerankStage(
     }
   }
 
-  const model = deps.ranker.for(ctx.domainId);
   // The transform scores are computed only when something reads them: svc_enhanced, band
   // thresholds, features asked for, or a model weighing them. A candidate without a stored
   // artifact is transformed for the search, tens of ms each, so svc_max with a text-only model

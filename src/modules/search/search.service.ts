@@ -18,6 +18,7 @@ import type { Logger } from '../../platform/log.ts';
 import { firstStage, type FirstStageDeps } from './first-stage.ts';
 import { chooseProvider, type Available } from './providers.ts';
 import { rerankStage, type RerankStageDeps } from './rerank-stage.ts';
+import { firstStageQuery } from './ranker.ts';
 import { rescaled, signalMultipliers, signalThresholds } from './rerank-shape.ts';
 import { feedbackRanked, type FeedbackBoosts } from './feedback-signal.ts';
 import { absenceHints } from './signal-tools.ts';
@@ -144,12 +145,16 @@ export function createSearchService(deps: SearchDeps) {
     async search(actor: Actor, body: SearchBody, maxMemories: number, maxNodes = 15): Promise<SearchResult> {
       requirePermission(actor, 'read');
       const choice = chooseProvider(body, deps.available);
+      // svc_max with a model of a wider pool (ranker.ts RankerPool) asks the first stage for it,
+      // and the first stage reads the query without the words the pool ignores.
+      const pool = choice.provider === 'svc_max' ? deps.rerank.ranker.for(body.reranking_config?.domain_id).pool : null;
+      const firstBody = pool?.ignore ? { ...body, query: firstStageQuery(body.query, pool) } : body;
       const t0 = performance.now();
       const searchId = newId();
       const { primary } = deps.embedders;
       // The query vector does not depend on the scope: with a threaded embedder it is computed
       // while the scope's SQL runs. A signal with weight 0 costs nothing (no embedding, no scan).
-      const vector = deps.weights.dense > 0 ? settled(primary.embed([body.query])) : null;
+      const vector = deps.weights.dense > 0 ? settled(primary.embed([firstBody.query])) : null;
       const resolved = await resolveScope(actor, body);
       const scope = resolved?.scope ?? null;
       const limit = Math.min(200, body.limit ?? maxMemories);
@@ -158,7 +163,7 @@ export function createSearchService(deps: SearchDeps) {
       let topNodes: SearchResult['nodes'] = [];
       let reranking: SearchResult['reranking'];
       if (scope) {
-        const depth = choice.provider === 'none' ? limit : Math.max(limit, deps.rerankDepth);
+        const depth = choice.provider === 'none' ? limit : Math.max(limit, deps.rerankDepth, pool?.depth ?? 0);
         const answering = settled(
           startFactAnswer(
             {
@@ -172,7 +177,7 @@ export function createSearchService(deps: SearchDeps) {
             { query: body.query, vector, model: deps.embedders.primary.id, externalUserId: body.external_user_id },
           ),
         );
-        const first = await firstStage(deps, scope, body, {
+        const first = await firstStage(deps, scope, firstBody, {
           n: Math.max(deps.candidates, depth),
           keep: depth,
           neighbours: !!resolved?.neighbours,
