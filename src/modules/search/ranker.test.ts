@@ -113,7 +113,7 @@ test('the transform runs when read: features asked, thresholds, svc_enhanced, a 
 
 // A wider pool (RankerPool): what the code models find deep in the first stage is reranked.
 
-test('svc_max with a pool narrows the first stage by the pool features to `keep`, the first-stage order kept', async () => {
+test('svc_max with a pool narrows the first stage by its features to `keep`, in first-stage order', async () => {
   const filler = (i: number) => ({ ...cands[2], id: `f${i}`, content: `def helper_${i}(x):\n    return x + ${i}` });
   const deep = {
     ...cands[2],
