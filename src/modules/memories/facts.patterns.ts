@@ -18,6 +18,8 @@ export const CALENDAR =
   /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december|today|tomorrow|tonight)\b/i;
 export const PHRASE = String.raw`(?<v>[^,.;!?"]{1,60})`;
 export const DIET = `(?<v>${Object.keys(DIETS).join('|')})`;
+/** A change said with a light verb, "made the jump to", "made the switch over to": "switched to". */
+export const MADE_THE_SWITCH = String.raw`made\s+the\s+(?:jump|switch|move|leap|change|shift)\s+(?:over\s+)?to`;
 export const NEG = String.raw`(?:\bnot|n't|\bno longer|\bnever|\bno more)`;
 export const ORG_NOT_EMPLOYER =
   /\b(?:club|team|league|choir|group|society|association|band|class|course|gym|community|program|programme|meetup|church|army|navy)\b/i;

@@ -4,7 +4,7 @@
  */
 import { COMMUTE_MODES } from './facts.gazetteer.ts';
 import { DIETS, PARTNER_NOUNS, SINGLE_POSSESSIONS } from './facts.lexicon.ts';
-import { DIET, each, NAME, NAME_START, PHRASE, r, thing, type Rule } from './facts.patterns.ts';
+import { DIET, each, MADE_THE_SWITCH, NAME, NAME_START, PHRASE, r, thing, type Rule } from './facts.patterns.ts';
 
 const PARTNER = `(?:${[...PARTNER_NOUNS].join('|')})`;
 /** "Kim and I", opening a clause. */
@@ -20,9 +20,21 @@ export const LIFE_RULES: Rule[] = [
     fold: DIETS,
     re: r(
       String.raw`\b(?:am|'m|is|are|went|go|gone|became|become|turned|switched\s+to|changed\s+to|` +
+        String.raw`${MADE_THE_SWITCH}(?:\s+eating)?|(?:stick|sticks|sticking|keep|keeps|keeping)\s+to|` +
         String.raw`eat|eating|follow|following|stay|staying|been|be|on)\s+(?:(?:a|an|now|` +
         String.raw`fully|strictly|strict|mostly|completely|totally|officially|back|full|again|on|proud|` +
         String.raw`committed|lifelong|practising|practicing)\s+)*${DIET}\b`,
+    ),
+  },
+  {
+    // "my new vegan diet", "my pescatarian lifestyle": one's own diet, whatever the sentence does.
+    slot: 'diet',
+    kind: 'phrase',
+    fold: DIETS,
+    possessive: true,
+    re: r(
+      String.raw`(?<!\b(?:stopped|quit|gave\s+up|giving\s+up|ditched|dropped|abandoned|ended|broke)\s+)` +
+        String.raw`\bmy\s+(?:new\s+|current\s+|strict\s+)?${DIET}\s+(?:diet|lifestyle|eating)\b`,
     ),
   },
   {
@@ -31,8 +43,8 @@ export const LIFE_RULES: Rule[] = [
     negated: true,
     fold: DIETS,
     re: r(
-      String.raw`\b(?:stopped|quit|gave\s+up|giving\s+up|no\s+longer)\s+(?:being\s+|eating\s+)?(?:a\s+|` +
-        String.raw`an\s+)?${DIET}\b`,
+      String.raw`\b(?:stopped|quit|gave\s+up|giving\s+up|no\s+longer|ditched|dropped|abandoned)\s+` +
+        String.raw`(?:being\s+|eating\s+)?(?:a\s+|an\s+|my\s+)?${DIET}\b`,
     ),
   },
   {
@@ -180,6 +192,18 @@ export const LIFE_RULES: Rule[] = [
         String.raw`(?=\s*[,.;!?]|\s*$|\s+(?:now|these|since)\b)`,
     ),
   },
+  {
+    // One thing of a kind put in another's place: "Replaced my old car with the Golf", "traded in my
+    // phone for a Pixel", "swapped my editor for Helix". The new one is the kind's value now.
+    slot: (g) => `has:${g.t.toLowerCase()}`,
+    kind: 'phrase',
+    possessive: true,
+    re: r(
+      String.raw`\b(?:replaced|replacing|swapped|swapping|traded|trading|exchanged)\s+(?:in\s+)?my\s+` +
+        String.raw`(?:old\s+|current\s+|trusty\s+)?(?<t>${[...SINGLE_POSSESSIONS].join('|')})\s+(?:in\s+)?` +
+        String.raw`(?:with|for)\s+(?:a\s+|an\s+|the\s+|my\s+)?(?:new\s+)?${PHRASE}`,
+    ),
+  },
   { slot: 'has:car', kind: 'phrase', re: r(String.raw`\b(?:drive|drives|driving)\s+(?:a|an)\s+${PHRASE}`) },
   {
     slot: 'has:commute',
@@ -199,6 +223,8 @@ export const LIFE_RULES: Rule[] = [
     slot: '*',
     kind: 'phrase',
     negated: true,
-    re: r(String.raw`\b(?:switched|changed|moved|went)\s+from\s+(?<v>[\p{L}\p{N}][\p{L}\p{N} .+#-]{0,30}?)\s+to\b`),
+    re: r(
+      String.raw`\b(?:switched|changed|moved|went)\s+(?:over\s+)?from\s+(?:my\s+(?:usual\s+)?)?(?<v>[\p{L}\p{N}][\p{L}\p{N} .+#-]{0,30}?)\s+to\b`,
+    ),
   },
 ];

@@ -5,7 +5,7 @@
  * of the many ways people say they use something ("codes in", "all in on", "moved my setup to").
  */
 import { alternation, CAR_MAKES, CAR_MODELS, COMMUTE_MODES, DRINKS, EDITORS, LANGUAGES } from './facts.gazetteer.ts';
-import { NAME, NAME_START, r, type Rule } from './facts.patterns.ts';
+import { MADE_THE_SWITCH, NAME, NAME_START, r, type Rule } from './facts.patterns.ts';
 
 /** A name of the list, not the start of a longer word ("Go" is not "Google", "C" not "C++"). */
 const named = (names: string[]) => String.raw`(?<v>${alternation(names)})(?![\p{L}\p{N}+#])`;
@@ -15,8 +15,13 @@ const TOOL_USE =
   String.raw`write|writes|writing|wrote|written|rewrote|rewritten|program|programs|programming|` +
   String.raw`develop|develops|developing|work|works|working|` +
   String.raw`live|lives|living|switched|switching|moved|migrated|migrating|prefer|prefers|preferring|` +
-  String.raw`all\s+in|all-in|settled|stick|sticks|sticking|swear\s+by|swears\s+by|ship|ships|shipping|shipped)\b` +
+  String.raw`all\s+in|all-in|settled|stick|sticks|sticking|swear\s+by|swears\s+by|ship|ships|shipping|shipped|` +
+  String.raw`${MADE_THE_SWITCH})\b` +
   String.raw`(?:\s+(?!from\b)[\p{L}'’-]+){0,4}?\s+`;
+/** "switched from Vim to …", "moved over from Java to …": what one went to (the one left is facts.rules.life.ts'). */
+const FROM_TO =
+  String.raw`\b(?:switched|switching|moved|moving|migrated|migrating|changed|changing|went|gone)\s+(?:over\s+)?` +
+  String.raw`from\s+[\p{L}\p{N}][\p{L}\p{N} .+#'’-]{0,30}?\s+(?:over\s+)?to\s+(?:(?:a|an|the|my)\s+)?`;
 const TOOL_STOP =
   String.raw`\b(?:stopped|quit|gave\s+up|ditched|dropped|abandoned|uninstalled|deleted)\s+` +
   String.raw`(?:using\s+|coding\s+in\s+|writing\s+|working\s+in\s+|my\s+)?`;
@@ -31,6 +36,7 @@ const TOOLS = /^tool:/;
 
 const tool = (slot: string, names: string[]): Rule[] => [
   { slot, kind: 'name', re: r(TOOL_USE + named(names)) },
+  { slot, kind: 'name', re: r(FROM_TO + named(names)) },
   { slot, kind: 'name', family: TOOLS, re: r(mentioned(names)) },
   { slot, kind: 'name', negated: true, re: r(TOOL_STOP + named(names)) },
   { slot, kind: 'name', re: r(ITS + named(names) + ITS_END) },
@@ -65,7 +71,8 @@ export const TOOL_RULES: Rule[] = [
     re: r(
       String.raw`(?<!\b(?:stopped|quit|gave\s+up)\s+)\b(?:drink|drinks|drinking|order|orders|ordering|get|gets|` +
         String.raw`getting|have|has|having|grab|grabs|grabbing|live\s+on|lives\s+on|(?:am|'m|is)\s+on|` +
-        String.raw`switched\s+to|moved\s+(?:on\s+)?to|prefer|prefers|starts?\s+(?:my|her|his|the)\s+days?\s+with)\s+` +
+        String.raw`switched\s+to|moved\s+(?:on\s+)?to|prefer|prefers|starts?\s+(?:my|her|his|the)\s+days?\s+with|` +
+        String.raw`${MADE_THE_SWITCH}|${FROM_TO.slice(2)})\s*` +
         String.raw`(?:(?:a|an|my|the|one|two|double|triple|large|small|big|iced|hot|oat|oat\s+milk|soy|almond|` +
         String.raw`decaf|skinny|usual|daily|morning)\s+){0,3}${drink}`,
     ),
