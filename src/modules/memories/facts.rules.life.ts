@@ -224,7 +224,8 @@ export const LIFE_RULES: Rule[] = [
     kind: 'phrase',
     negated: true,
     re: r(
-      String.raw`\b(?:switched|changed|moved|went)\s+(?:over\s+)?from\s+(?:my\s+(?:usual\s+)?)?(?<v>[\p{L}\p{N}][\p{L}\p{N} .+#-]{0,30}?)\s+to\b`,
+      String.raw`\b(?:switched|changed|moved|went)\s+(?:over\s+)?from\s+(?:my\s+(?:usual\s+)?)?` +
+        String.raw`(?<v>[\p{L}\p{N}][\p{L}\p{N} .+#-]{0,30}?)\s+to\b`,
     ),
   },
 ];
