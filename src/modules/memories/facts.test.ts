@@ -250,6 +250,14 @@ describe('facts: the attribute a question asks about (facts.questions.ts)', () =
       ['Which city am I in these days?', ['residence']],
       ['How do I get to work by car?', ['commute', 'vehicle']],
       ['What did Caroline paint last weekend?', []],
+      ['What does Tom love to eat?', ['taste:food']],
+      ['Which neighbourhood is Sara in now?', ['residence']],
+      ['Who employs Ravi these days?', ['employer']],
+      ["What's Ana's career now?", ['role']],
+      ['What kind of tunes is Kai into?', ['taste:music']],
+      ["What's Lee's tech stack?", ['tool:language']],
+      ['Which mobile does Ada carry?', ['phone']],
+      ['Where did Noor move to?', ['residence']],
     ];
     for (const [q, want] of cases) assert.deepEqual(namedAttributes(q), want, q);
   });
