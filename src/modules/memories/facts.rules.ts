@@ -53,6 +53,17 @@ export const WORK_AND_HOME_RULES: Rule[] = [
   },
   { slot: 'residence', kind: 'name', re: r(String.raw`\b(?:call|calls)\s+${NAME}\s+home\b`) },
   {
+    // "here" for the place the sentence named: "Got a library card in Dublin, feels like I live here now".
+    // The writer's (`possessive`): the "I" or "we" is within the match, whatever comes before it.
+    slot: 'residence',
+    kind: 'name',
+    possessive: true,
+    re: r(
+      String.raw`\b(?:in|to)\s+${NAME}\b[^.!?;]{0,80}?\b(?:I|we)\s+(?:actually\s+|really\s+|now\s+)?` +
+        String.raw`(?:live|lives|living|belong)\s+here\b`,
+    ),
+  },
+  {
     // "home is Lisbon now", "put down roots in Lyon", "stationed in Kiel", "a Lisbon resident".
     slot: 'residence',
     kind: 'name',

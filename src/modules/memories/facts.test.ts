@@ -60,6 +60,10 @@ describe('facts: what a memory states about single-valued attributes', () => {
     assert.deepEqual(read('Amara made the jump to eating pescatarian.'), ['amara|diet|pescatarian']);
     assert.deepEqual(read('I made the switch to Rust.'), ['self|tool:language|rust']);
     assert.deepEqual(read('Made the move over to Neovim.'), ['self|tool:editor|neovim']);
+    assert.deepEqual(read('Got a library card in Dublin, feels like I actually live here now.'), [
+      'self|residence|dublin',
+    ]);
+    assert.deepEqual(read('Visited Rome with my sister, I could live here.'), [], 'a wish');
     assert.ok(read('I left Google and joined Stripe.').includes('self|employer|stripe'));
     assert.ok(read('I left Google and joined Stripe.').includes('self|employer|google|not'));
   });
