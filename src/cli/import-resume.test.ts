@@ -6,8 +6,8 @@
  * not what is tested):
  * - PostgreSQL: a server process with ROLES=api, 10,000 items.
  * - PGlite: the app in this process over an embedded store, no worker started (a PGlite server
- *   process always runs its worker, which would process the memories while they arrive), with
- *   PGLITE_N items (3,000): see there why fewer.
+ *   process always runs its worker, which would process the memories while they arrive), 10,000
+ *   items too.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -17,21 +17,50 @@ import { after, before, describe, it } from 'node:test';
 import { scenarioStore, startApp, testStores, type TestApp } from '../../test/harness.ts';
 import { startServer, type Server } from '../../test/process.ts';
 import { runCli, spawnCli } from '../../test/cli-run.ts';
+import { fakeJsonServer } from '../../test/fake-json-server.ts';
 
 const USER = 'resume-user';
 const CHUNK = 500;
 
 /**
- * Why PGlite imports fewer items: the batch route embeds every item before storing it, and with
- * PGlite the app, its embedder and the store share this process. Measured here (2 cores shared
- * with other jobs, load 6-10), 10,000 items went in at 50-51 items/s on PGlite (195-199 s over
- * both runs, two runs) against 84-110 items/s on PostgreSQL (91-119 s): 10,000 on both would add
- * well over three minutes to a suite that must stay under twenty. 3,000 keep the same shape —
- * killed after two acknowledged chunks of 500 with the third in flight, the resume then reading
- * that chunk back and sending three more — in 44 s (68 items/s). IMPORT_RESUME_PGLITE_N=10000
- * runs the full size.
+ * Items on each store. PGlite imported 3,000 while USE lite embedded them in this process (50
+ * items/s); with the local embeddings server both import ~250 items/s, so both import 10,000.
  */
-const PGLITE_N = Number(process.env.IMPORT_RESUME_PGLITE_N ?? 3_000);
+const N_ITEMS = 10_000;
+
+/**
+ * Embeddings from a local server speaking OpenAI's `/v1/embeddings` (the adapter `EMBEDDER=openai`
+ * uses), with no secondary embedder: what is tested is the import's resume, not the embedder, and
+ * USE lite and GloVe embedding the 13,000 items were most of this file's 231 s in the suite. Each
+ * vector is made from the text's characters, so the rows stored are the text's own.
+ */
+const DIMS = 16;
+const vectorOf = (text: string) => {
+  const v = new Array<number>(DIMS).fill(0);
+  for (let i = 0; i < text.length; i++) v[(text.charCodeAt(i) + i) % DIMS] += 1;
+  return v;
+};
+const embeddings = fakeJsonServer<{ model: string; input: string[] }>(() => (seen) => ({
+  status: 200,
+  body: {
+    object: 'list',
+    model: seen.body.model,
+    data: seen.body.input.map((t, index) => ({ object: 'embedding', index, embedding: vectorOf(t) })),
+    usage: { prompt_tokens: 0, total_tokens: 0 },
+  },
+}));
+let embedderEnv: Record<string, string> = {};
+before(async () => {
+  const url = await embeddings.start();
+  embedderEnv = {
+    EMBEDDER: 'openai',
+    EMBEDDINGS_URL: url,
+    EMBEDDINGS_MODEL: 'resume-embed',
+    EMBEDDINGS_DIMENSIONS: String(DIMS),
+    EMBEDDER_SECONDARY: 'none',
+  };
+});
+after(() => embeddings.stop());
 
 interface Target {
   url: string;
@@ -42,11 +71,11 @@ interface Target {
 const stores: { name: 'postgres' | 'pglite'; n: number; label: string; open(): Promise<Target> }[] = [
   {
     name: 'postgres',
-    n: 10_000,
+    n: N_ITEMS,
     label: 'PostgreSQL server process, ROLES=api',
     async open() {
       const scenario = await scenarioStore('engram-cli-resume-');
-      const server: Server = await startServer({ ...scenario.env, LOG_LEVEL: 'warn', ROLES: 'api' });
+      const server: Server = await startServer({ ...scenario.env, ...embedderEnv, LOG_LEVEL: 'warn', ROLES: 'api' });
       return {
         url: server.url,
         key: scenario.key,
@@ -59,10 +88,13 @@ const stores: { name: 'postgres' | 'pglite'; n: number; label: string; open(): P
   },
   {
     name: 'pglite',
-    n: PGLITE_N,
+    n: N_ITEMS,
     label: 'PGlite, in-process app without a worker',
     async open() {
-      const t: TestApp = await startApp(testStores.find((s) => s.name === 'pglite')!);
+      const t: TestApp = await startApp(
+        testStores.find((s) => s.name === 'pglite')!,
+        { env: embedderEnv },
+      );
       const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
       return { url, key: t.key, close: () => t.close() };
     },
