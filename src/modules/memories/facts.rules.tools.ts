@@ -18,10 +18,11 @@ const TOOL_USE =
   String.raw`all\s+in|all-in|settled|stick|sticks|sticking|swear\s+by|swears\s+by|ship|ships|shipping|shipped|` +
   String.raw`${MADE_THE_SWITCH})\b` +
   String.raw`(?:\s+(?!from\b)[\p{L}'’-]+){0,4}?\s+`;
-/** "switched from Vim to …", "moved over from Java to …": what one went to (the one left is facts.rules.life.ts'). */
-const FROM_TO =
-  String.raw`\b(?:switched|switching|moved|moving|migrated|migrating|changed|changing|went|gone)\s+(?:over\s+)?` +
-  String.raw`from\s+[\p{L}\p{N}][\p{L}\p{N} .+#'’-]{0,30}?\s+(?:over\s+)?to\s+(?:(?:a|an|the|my)\s+)?`;
+/** "switched from Vim to", "moved over from Java to": what follows is what one went to (the one left: rules.life). */
+const FROM =
+  String.raw`(?:switched|switching|moved|moving|migrated|migrating|changed|changing|went|gone)\s+(?:over\s+)?` +
+  String.raw`from\s+[\p{L}\p{N}][\p{L}\p{N} .+#'’-]{0,30}?\s+(?:over\s+)?to`;
+const FROM_TO = String.raw`\b${FROM}\s+(?:(?:a|an|the|my)\s+)?`;
 const TOOL_STOP =
   String.raw`\b(?:stopped|quit|gave\s+up|ditched|dropped|abandoned|uninstalled|deleted)\s+` +
   String.raw`(?:using\s+|coding\s+in\s+|writing\s+|working\s+in\s+|my\s+)?`;
@@ -72,7 +73,7 @@ export const TOOL_RULES: Rule[] = [
       String.raw`(?<!\b(?:stopped|quit|gave\s+up)\s+)\b(?:drink|drinks|drinking|order|orders|ordering|get|gets|` +
         String.raw`getting|have|has|having|grab|grabs|grabbing|live\s+on|lives\s+on|(?:am|'m|is)\s+on|` +
         String.raw`switched\s+to|moved\s+(?:on\s+)?to|prefer|prefers|starts?\s+(?:my|her|his|the)\s+days?\s+with|` +
-        String.raw`${MADE_THE_SWITCH}|${FROM_TO.slice(2)})\s*` +
+        String.raw`${MADE_THE_SWITCH}|${FROM})\s+` +
         String.raw`(?:(?:a|an|my|the|one|two|double|triple|large|small|big|iced|hot|oat|oat\s+milk|soy|almond|` +
         String.raw`decaf|skinny|usual|daily|morning)\s+){0,3}${drink}`,
     ),
