@@ -111,7 +111,7 @@ export async function rerankStage(
 ): Promise<RerankOutcome> {
   const firstStage = (): Reranked[] => ctx.candidates.map((c) => ({ id: c.id, score: c.firstStage }));
   const model = deps.ranker.for(ctx.domainId);
-  // Only svc_max reads a model's wider pool; the search asked the first stage for it (poolDepth).
+  // Only svc_max reads a model's wider pool; the search asked the first stage for pool.depth (search.service.ts).
   const candidates =
     choice.provider === 'svc_max' && model.pool ? narrowPool(ctx.query, ctx.candidates, model.pool) : ctx.candidates;
   if (!ctx.candidates.length || choice.provider === 'none') return { order: firstStage(), used: 'none' };
