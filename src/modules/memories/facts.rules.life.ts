@@ -194,10 +194,12 @@ export const LIFE_RULES: Rule[] = [
   },
   {
     // One thing of a kind put in another's place: "Replaced my old car with the Golf", "traded in my
-    // phone for a Pixel", "swapped my editor for Helix". The new one is the kind's value now.
+    // phone for a Pixel", "swapped my editor for Helix". The new one is the kind's value now ("a new
+    // one" names none: the meaning may still say the kind changed).
     slot: (g) => `has:${g.t.toLowerCase()}`,
     kind: 'phrase',
     possessive: true,
+    check: (v) => !/^(?:one|ones|another|it|that|this|them|something)\b/i.test(v),
     re: r(
       String.raw`\b(?:replaced|replacing|swapped|swapping|traded|trading|exchanged)\s+(?:in\s+)?my\s+` +
         String.raw`(?:old\s+|current\s+|trusty\s+)?(?<t>${[...SINGLE_POSSESSIONS].join('|')})\s+(?:in\s+)?` +

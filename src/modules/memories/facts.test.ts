@@ -53,6 +53,7 @@ describe('facts: what a memory states about single-valued attributes', () => {
     ]);
     assert.deepEqual(read('Replaced my old car with the Golf.'), ['self|has:car|golf']);
     assert.deepEqual(read('Traded in my phone for a Pixel 8.'), ['self|has:phone|pixel 8']);
+    assert.deepEqual(read('Replaced my phone with a new one.'), [], '"one" names no phone');
     assert.deepEqual(read('Replaced the old car battery with a new one.'), [], 'not my car: a thing of it');
     assert.deepEqual(read('Mateo sticks to a strictly vegetarian diet.'), ['mateo|diet|vegetarian']);
     assert.deepEqual(read('Restocked the fridge for my new vegan diet.'), ['self|diet|vegan']);
