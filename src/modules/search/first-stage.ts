@@ -68,6 +68,15 @@ export interface FirstStage {
 /** Candidates whose speaker and time are looked up: as deep as the fused list a bonus could lift into a page. */
 const FACTS_DEPTH = 100;
 
+/**
+ * The agentic walk's weight for a query: none for a question asking for a person's many things
+ * (asksForMany). Its answers are that person's own turns, which the speaker bonus lifts, while a
+ * walk from the person reaches every memory that mentions them, of both speakers. On LoCoMo dev the
+ * walk cost multi-hop 49.7 | 50.1 against 51.0 | 51.3 off, and 50.7 | 51.0 without it on those
+ * questions (docs/graph.md).
+ */
+export const graphWeightOf = (query: string, weight: number) => (asksForMany(query) ? 0 : weight);
+
 function rescaleToUnit(fused: { id: string; score: number }[]): Map<string, number> {
   const lo = fused.at(-1)?.score ?? 0;
   const span = (fused[0]?.score ?? 0) - lo;
@@ -110,7 +119,15 @@ export async function firstStage(
   ]);
   // After the others, not beside them: PGlite runs one statement at a time anyway, and the
   // graph signal is the optional, slower one.
-  const graph = await graphContribution(deps.graph, db, deps.extractor, scope, body, opts.n, deps.weights.graph ?? 0);
+  const graph = await graphContribution(
+    deps.graph,
+    db,
+    deps.extractor,
+    scope,
+    body,
+    opts.n,
+    graphWeightOf(body.query, deps.weights.graph ?? 0),
+  );
   const fused = fuse([
     { scores: lexical.scores, weight: deps.weights.bm25, absent: absentOf(lexical) },
     { scores: dense.scores, weight: deps.weights.dense, absent: absentOf(dense) },

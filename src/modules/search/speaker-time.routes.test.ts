@@ -12,6 +12,7 @@ import { addTurns, post, searchContents } from '../../../test/memory-helpers.ts'
 import { asksForMany, mayNameSomeone, namedSpeakerMatches } from './speaker-signal.ts';
 import { absenceHints, withBonus } from './signal-tools.ts';
 import { candidateFacts } from './candidates.store.ts';
+import { graphWeightOf } from './first-stage.ts';
 
 describe('asksForMany', () => {
   it("reads a question for a person's several things or a count of them", () => {
@@ -32,6 +33,11 @@ describe('asksForMany', () => {
       'books Tim read',
     ])
       assert.equal(asksForMany(q), false, q);
+  });
+
+  it('takes the agentic walk out of such a question, and leaves it in others', () => {
+    assert.equal(graphWeightOf('What books has Tim read?', 0.05), 0);
+    assert.equal(graphWeightOf('Where did Jon travel?', 0.05), 0.05);
   });
 });
 
