@@ -39,32 +39,6 @@ describe('facts: what a memory states about single-valued attributes', () => {
     assert.deepEqual(read('I no longer work at Google.'), ['self|employer|google|not']);
     assert.deepEqual(read("I'm not with Sam anymore."), ['self|partner|sam|not']);
     assert.deepEqual(read('I switched from Vim to VS Code.'), ['self|*|vim|not', 'self|tool:editor|vs code']);
-    assert.deepEqual(read("I've switched from macchiato to americano."), [
-      'self|*|macchiato|not',
-      'self|taste:drink|americano',
-    ]);
-    assert.deepEqual(read('Moved over from Java to Kotlin last year.'), [
-      'self|*|java|not',
-      'self|tool:language|kotlin',
-    ]);
-    assert.deepEqual(read('Switched from my usual latte to a flat white.'), [
-      'self|*|latte|not',
-      'self|taste:drink|flat white',
-    ]);
-    assert.deepEqual(read('Replaced my old car with the Golf.'), ['self|has:car|golf']);
-    assert.deepEqual(read('Traded in my phone for a Pixel 8.'), ['self|has:phone|pixel 8']);
-    assert.deepEqual(read('Replaced my phone with a new one.'), [], '"one" names no phone');
-    assert.deepEqual(read('Replaced the old car battery with a new one.'), [], 'not my car: a thing of it');
-    assert.deepEqual(read('Mateo sticks to a strictly vegetarian diet.'), ['mateo|diet|vegetarian']);
-    assert.deepEqual(read('Restocked the fridge for my new vegan diet.'), ['self|diet|vegan']);
-    assert.deepEqual(read('I gave up my vegan diet last month.'), ['self|diet|vegan|not']);
-    assert.deepEqual(read('Amara made the jump to eating pescatarian.'), ['amara|diet|pescatarian']);
-    assert.deepEqual(read('I made the switch to Rust.'), ['self|tool:language|rust']);
-    assert.deepEqual(read('Made the move over to Neovim.'), ['self|tool:editor|neovim']);
-    assert.deepEqual(read('Got a library card in Dublin, feels like I actually live here now.'), [
-      'self|residence|dublin',
-    ]);
-    assert.deepEqual(read('Visited Rome with my sister, I could live here.'), [], 'a wish');
     assert.ok(read('I left Google and joined Stripe.').includes('self|employer|stripe'));
     assert.ok(read('I left Google and joined Stripe.').includes('self|employer|google|not'));
   });

@@ -92,17 +92,14 @@ function codeScorers(query: string): Record<'code_words' | 'code_translation', (
   };
 }
 
-/**
- * Some features of the candidates, by name (FEATURE_NAMES): the code models' alone when only they
- * are asked for (a wider pool is narrowed by them, ranker.ts RankerPool), else read from the rows.
- */
-export function someFeatures(query: string, candidates: Candidate[], names: string[]): number[][] {
-  if (names.every((n) => n === 'code_words' || n === 'code_translation')) {
-    const code = codeScorers(query);
-    return candidates.map((c) => names.map((n) => code[n as keyof typeof code](c.content)));
-  }
-  const cols = names.map((n) => (FEATURE_NAMES as readonly string[]).indexOf(n));
-  return candidateFeatures(query, candidates).map((r) => cols.map((j) => r[j]));
+/** The features a wider pool is narrowed by (ranker.ts RankerPool): a candidate's own scores, whatever the others. */
+export const POOL_FEATURES = ['code_words', 'code_translation'] as const;
+export type PoolFeature = (typeof POOL_FEATURES)[number];
+
+/** Those features of each candidate, in the order of `names`. */
+export function poolFeatures(query: string, candidates: Candidate[], names: PoolFeature[]): number[][] {
+  const code = codeScorers(query);
+  return candidates.map((c) => names.map((n) => code[n](c.content)));
 }
 
 /** Feature rows, one per candidate, in FEATURE_NAMES order. */

@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { FEATURE_NAMES } from './features.ts';
 import type { Actor } from '../../shared/actor.ts';
-import { committedRanker, firstStageQuery, linearRanker, rankerSet, type RankerFile } from './ranker.ts';
+import {
+  committedRanker,
+  firstStageQuery,
+  linearRanker,
+  rankerSet,
+  type RankerFile,
+  type RankerPool,
+} from './ranker.ts';
 import { narrowPool, rerankStage, type GraphRerankPort } from './rerank-stage.ts';
 
 const file: RankerFile = {
@@ -124,7 +131,7 @@ test('svc_max with a pool narrows the first stage by its features to `keep`, in 
     ...c,
     firstStage: 1 - i / 10,
   }));
-  const pool = { depth: 9, keep: 3, by: ['code_words', 'code_translation'] };
+  const pool: RankerPool = { depth: 9, keep: 3, by: ['code_words', 'code_translation'] };
   const kept = narrowPool('python get clipboard contents', pooled, pool);
   assert.equal(kept.length, 3);
   assert.ok(
@@ -155,13 +162,17 @@ test('svc_max with a pool narrows the first stage by its features to `keep`, in 
   );
   assert.equal(none.order.length, 9, 'without svc_max the pool is not narrowed');
   assert.throws(
-    () => rankerSet({ ...file, models: { general: { features: [], weights: [], pool: { ...pool, by: ['nope'] } } } }),
+    () =>
+      rankerSet({
+        ...file,
+        models: { general: { features: [], weights: [], pool: { ...pool, by: ['nope'] as never } } },
+      }),
     /pool by unknown nope/,
   );
 });
 
 test("a pool's ignored words are left out of the first stage's query, whole words in any case, never all of it", () => {
-  const pool = { depth: 300, keep: 100, by: ['code_words'], ignore: ['python', 'py'] };
+  const pool: RankerPool = { depth: 300, keep: 100, by: ['code_words'], ignore: ['python', 'py'] };
   assert.equal(firstStageQuery('Python check if a variable is iterable', pool), 'check if a variable is iterable');
   assert.equal(firstStageQuery('read a file in python?', pool), 'read a file in');
   assert.equal(firstStageQuery('pythonic way to copy a py file', pool), 'pythonic way to copy a file');

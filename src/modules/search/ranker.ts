@@ -12,7 +12,7 @@
  * (`domains` in the file maps built-in short names; a full id `<name>:<short>:<version>` by its
  * short name); custom and unknown domains get the `default` model.
  */
-import { ARTIFACT_FEATURES, FEATURE_NAMES, standardise } from './features.ts';
+import { ARTIFACT_FEATURES, FEATURE_NAMES, POOL_FEATURES, standardise, type PoolFeature } from './features.ts';
 // Bundled into the build (a JSON import), so dist/ needs no file beside it.
 import committed from './ranker.weights.json' with { type: 'json' };
 
@@ -25,7 +25,7 @@ import committed from './ranker.weights.json' with { type: 'json' };
 export interface RankerPool {
   depth: number;
   keep: number;
-  by: string[];
+  by: PoolFeature[];
   /**
    * Words of the query the first stage does not read, though the features do (code: "python", the
    * language every question of a Python corpus names, which tells no function from another but
@@ -64,7 +64,8 @@ export function linearRanker(model: RankerModel) {
   const byName = new Map(model.features.map((f, i) => [f, model.weights[i]]));
   const w = FEATURE_NAMES.map((f) => byName.get(f) ?? 0);
   for (const f of model.pool?.by ?? [])
-    if (!(FEATURE_NAMES as readonly string[]).includes(f)) throw new Error(`ranker weights: pool by unknown ${f}`);
+    if (!POOL_FEATURES.includes(f))
+      throw new Error(`ranker weights: pool by unknown ${f} (a pool is narrowed by ${POOL_FEATURES.join(', ')})`);
   return {
     model,
     /** The wider pool this model reranks, if any (RankerPool). */

@@ -14,7 +14,7 @@ import type { Actor } from '../../shared/actor.ts';
 import {
   candidateFeatures,
   FEATURE_NAMES,
-  someFeatures,
+  poolFeatures,
   standardise,
   type ArtifactFeatures,
   type Candidate,
@@ -87,7 +87,7 @@ function zSum(cols: number[][], weights: number[]): number[] {
  */
 export function narrowPool(query: string, candidates: Candidate[], pool: RankerPool): Candidate[] {
   if (candidates.length <= pool.keep) return candidates;
-  const z = standardise(someFeatures(query, candidates, pool.by));
+  const z = standardise(poolFeatures(query, candidates, pool.by));
   const best = z
     .map((r, i) => [r.reduce((a, b) => a + b, 0), i])
     .sort((a, b) => b[0] - a[0] || a[1] - b[1])
