@@ -6,10 +6,11 @@
  * aid: what search does with the model is measured by scripts/train-ranker.ts (svc_max, held out)
  * and `npm run bench:rerank`.
  *
- *   npx tsx bench/code-words.ts                CODE_WEIGHTS=/tmp/w.json npx tsx bench/code-words.ts
+ *   npx tsx bench/code-words.ts
+ *   CODE_WEIGHTS=/tmp/w.json CODE_TRANSLATION=/tmp/t.json npx tsx bench/code-words.ts   (other weights)
  */
 import fs from 'node:fs';
-import { codeTranslationModel } from '../src/platform/models/code-translation.ts';
+import { codeTranslationModel, type CodeTranslationWeights } from '../src/platform/models/code-translation.ts';
 import { codeWords, codeWordsModel, type CodeWordsWeights } from '../src/platform/models/code-words.ts';
 import { mrrAt } from './lib/beir.ts';
 import { COSQA_DIR } from './lib/dev-sets.ts';
@@ -18,7 +19,9 @@ const dir = COSQA_DIR;
 const model = process.env.CODE_WEIGHTS
   ? codeWordsModel(JSON.parse(fs.readFileSync(process.env.CODE_WEIGHTS, 'utf8')) as CodeWordsWeights)
   : codeWordsModel();
-const translation = codeTranslationModel();
+const translation = process.env.CODE_TRANSLATION
+  ? codeTranslationModel(JSON.parse(fs.readFileSync(process.env.CODE_TRANSLATION, 'utf8')) as CodeTranslationWeights)
+  : codeTranslationModel();
 const lines = (f: string) => fs.readFileSync(`${dir}/${f}`, 'utf8').split('\n').filter(Boolean);
 const docs = lines('corpus.jsonl').map((l) => JSON.parse(l) as { _id: string; text: string });
 const queries = new Map(lines('queries.jsonl').map((l) => [JSON.parse(l)._id, JSON.parse(l).text as string]));

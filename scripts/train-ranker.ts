@@ -202,14 +202,16 @@ const FAMILIES: Family[] = [
     name: 'general',
     pick: (g) => g.set === 'locomo',
     folds: byConversation,
-    without: ['code_translation'],
+    // The code models are Python's (docs/transform.md): on conversations and abstracts their scores
+    // are noise, and code_words moved LoCoMo and SciFact by less than their noise when it was kept.
+    without: ['code_words', 'code_translation'],
     domains: [],
   },
   {
     name: 'documents',
     pick: (g) => g.set === 'scifact',
     folds: trainThenDev,
-    without: ['recency', 'speaker', 'code_translation'],
+    without: ['recency', 'speaker', 'code_words', 'code_translation'],
     domains: ['scifact', 'nfcorpus', 'medical', 'fiqa', 'legal'],
   },
   {

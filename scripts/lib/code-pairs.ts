@@ -6,6 +6,12 @@
  * the same (summary, name) once only, and every function of the evaluation corpus (`exclude`, by
  * default CoSQA's) left out, so a model never sees a function it is measured on. No query of any
  * benchmark is read.
+ *
+ * Left out too are near copies of the corpus's functions: the same name with the same summary, or
+ * with at least half of the same code words (Jaccard). With the whole Debian archive's Python
+ * (scripts/fetch-python-corpus.sh) many of CoSQA's functions appear in another version of their
+ * library, and a model that has read a corpus function's own docstring beside its code would be
+ * measured on what it memorised rather than on what it learned.
  */
 import fs from 'node:fs';
 import { CODE_WORDS_READ, codeWords } from '../../src/platform/models/code-words.tokens.ts';
@@ -16,12 +22,17 @@ export interface CodePair {
   code: string[];
 }
 
-/** Where the machine's Python lives (pyenv's versions, Debian's packages, the Google Cloud SDK). */
+/**
+ * Where the machine's Python lives (pyenv's versions, Debian's installed packages, the Google
+ * Cloud SDK), and the whole archive's python3 packages when scripts/fetch-python-corpus.sh has
+ * fetched them.
+ */
 export const DEFAULT_ROOTS = [
   '/root/.pyenv/versions',
   '/usr/lib/python3',
   '/usr/lib/python3.11',
   '/usr/lib/google-cloud-sdk',
+  `${process.env.CODE_CORPUS_DIR || '/var/tmp/engram-python'}/root/usr`,
 ];
 /** CoSQA's functions by default (the corpus the models are measured on), when the file is here. */
 export const DEFAULT_EXCLUDE =
@@ -38,13 +49,27 @@ export function readPairs(
   log: (s: string) => void = (s) => console.error(s),
 ): CodePair[] {
   const excluded = new Set<string>();
+  const near = new Map<string, { summary: string; words: Set<string> }[]>();
   if (fs.existsSync(exclude))
-    for (const line of fs.readFileSync(exclude, 'utf8').split('\n'))
-      if (line.trim()) excluded.add(codeKey((JSON.parse(line) as { text: string }).text));
+    for (const line of fs.readFileSync(exclude, 'utf8').split('\n')) {
+      if (!line.trim()) continue;
+      const text = (JSON.parse(line) as { text: string }).text;
+      excluded.add(codeKey(text));
+      for (const f of documentedFunctions(text))
+        near.set(f.name, [
+          ...(near.get(f.name) ?? []),
+          { summary: summaryKey(f.summary), words: new Set(codeWords(f.code)) },
+        ]);
+    }
+  const nearCopy = (f: { name: string; summary: string; code: string }) =>
+    (near.get(f.name) ?? []).some(
+      (x) => x.summary === summaryKey(f.summary) || jaccard(x.words, new Set(codeWords(f.code))) >= 0.5,
+    );
   const seen = new Set<string>();
   const pairs: CodePair[] = [];
   let files = 0;
   let left = 0;
+  let copies = 0;
   for (const file of pythonFiles(roots)) {
     let source: string;
     try {
@@ -60,6 +85,10 @@ export function readPairs(
         left++;
         continue;
       }
+      if (nearCopy(f)) {
+        copies++;
+        continue;
+      }
       const named = `${f.summary.toLowerCase()}\u0000${f.name}`;
       if (seen.has(key) || seen.has(named)) continue;
       seen.add(key).add(named);
@@ -68,8 +97,22 @@ export function readPairs(
       if (query.length && code.length) pairs.push({ query, code });
     }
   }
-  log(`${files} files, ${pairs.length} pairs, ${left} functions of the excluded corpus left out`);
+  log(
+    `${files} files, ${pairs.length} pairs; left out: ${left} functions of the excluded corpus, ${copies} near copies`,
+  );
   return pairs;
+}
+
+const summaryKey = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
+
+function jaccard(a: Set<string>, b: Set<string>): number {
+  let both = 0;
+  for (const x of a) if (b.has(x)) both++;
+  return both / (a.size + b.size - both || 1);
 }
 
 /** The words of at least MIN_PAIRS pairs, most frequent first (ties by spelling), with their pair counts. */

@@ -16,9 +16,10 @@
  * (Jelinek–Mercer smoothing, which on CoSQA favoured short functions as its own data do).
  *
  * The table t(q | w) is learned by IBM Model 1 (scripts/train-code-translation.ts): docstring
- * summaries of the Python functions installed on the build machine translated from their code,
- * with the same pairs and words as the code-words model (CoSQA's functions left out). Committed
- * pruned (t ≥ 0.01) and log-quantised (code-translation.weights.json).
+ * summaries of the Python functions installed on the build machine and in Debian's python3
+ * packages translated from their code, with the same pairs and words as the code-words model
+ * (CoSQA's functions and their near copies left out). Committed pruned (t ≥ 0.01) and
+ * log-quantised (code-translation.weights.json).
  */
 import committed from './code-translation.weights.json' with { type: 'json' };
 import { codeWords } from './code-words.tokens.ts';

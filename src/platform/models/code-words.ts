@@ -6,9 +6,10 @@
  * written with ("copy a file" ~ shutil, copyfile, dst; "iterable" ~ iter, hasattr).
  *
  * It is trained here, offline, by scripts/train-code-words.ts: the first paragraph of each
- * docstring of the Python functions installed on the build machine, paired with its function's
- * code without the docstring, in-batch contrastive (docs/transform.md, "Code words"). The
- * weights are committed (code-words.weights.json: int8 rows, one scale each) and read once.
+ * docstring of the Python functions installed on the build machine and of every python3 package
+ * of Debian's archive (scripts/fetch-python-corpus.sh), paired with its function's code without
+ * the docstring, in-batch contrastive (docs/transform.md, "Code words"). The weights are
+ * committed (code-words.weights.json: int8 rows, one scale each) and read once.
  */
 import committed from './code-words.weights.json' with { type: 'json' };
 import { CODE_WORDS_READ, codeWords, unit } from './code-words.tokens.ts';
