@@ -61,10 +61,13 @@ export function readPairs(
           { summary: summaryKey(f.summary), words: new Set(codeWords(f.code)) },
         ]);
     }
-  const nearCopy = (f: { name: string; summary: string; code: string }) =>
-    (near.get(f.name) ?? []).some(
-      (x) => x.summary === summaryKey(f.summary) || jaccard(x.words, new Set(codeWords(f.code))) >= 0.5,
-    );
+  const nearCopy = (f: { name: string; summary: string; code: string }) => {
+    const same = near.get(f.name);
+    if (!same) return false;
+    const summary = summaryKey(f.summary);
+    const words = new Set(codeWords(f.code));
+    return same.some((x) => x.summary === summary || jaccard(x.words, words) >= 0.5);
+  };
   const seen = new Set<string>();
   const pairs: CodePair[] = [];
   let files = 0;
