@@ -19,7 +19,7 @@
  * as int8 rows with a scale each (code-words.weights.json).
  *
  *   npx tsx scripts/train-code-words.ts [root …]          (default: code-pairs.ts's roots that exist)
- *   CODE_DIM=128 CODE_EPOCHS=6 CODE_OUT=/tmp/w.json …
+ *   CODE_DIM=256 CODE_EPOCHS=6 CODE_OUT=/tmp/w.json …
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -29,7 +29,7 @@ import { dot } from '../src/platform/models/embedder.ts';
 import { prng } from '../bench/lib/corpus.ts';
 import { type CodePair, readPairs, rootsOf, vocabulary } from './lib/code-pairs.ts';
 
-const DIM = Number(process.env.CODE_DIM || 128);
+const DIM = Number(process.env.CODE_DIM || 256);
 const EPOCHS = Number(process.env.CODE_EPOCHS || 6);
 const OUT = process.env.CODE_OUT || path.resolve(import.meta.dirname, '../src/platform/models/code-words.weights.json');
 /** A word's row is written only when it was in at least this many training pairs (footprint). */
