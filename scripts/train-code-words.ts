@@ -14,9 +14,9 @@
  * (each summary against the batch's functions and each function against the summaries) at
  * temperature 0.05; Adam on the rows a batch touches. Words seen in fewer than 3 pairs are
  * left out of training, and words of fewer than CODE_KEEP_PAIRS (20) out of the file: on the
- * whole Debian archive's Python there are 60,795 of the first and 17,970 of the second, and the
- * rarer rows, 3.4 times the file, moved CoSQA dev by less than 0.002 (docs/transform.md). Written
- * as int8 rows with a scale each (code-words.weights.json).
+ * whole Debian archive's Python, 60,795 words are trained and 17,970 written; writing every row
+ * made the file 3.4 times larger and moved CoSQA dev by less than 0.002 (docs/transform.md).
+ * Written as int8 rows with a scale each (code-words.weights.json).
  *
  *   npx tsx scripts/train-code-words.ts [root …]          (default: code-pairs.ts's roots that exist)
  *   CODE_DIM=256 CODE_EPOCHS=6 CODE_OUT=/tmp/w.json …
