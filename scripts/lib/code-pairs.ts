@@ -55,11 +55,10 @@ export function readPairs(
       if (!line.trim()) continue;
       const text = (JSON.parse(line) as { text: string }).text;
       excluded.add(codeKey(text));
-      for (const f of documentedFunctions(text))
-        near.set(f.name, [
-          ...(near.get(f.name) ?? []),
-          { summary: summaryKey(f.summary), words: new Set(codeWords(f.code)) },
-        ]);
+      for (const f of documentedFunctions(text)) {
+        const same = near.get(f.name) ?? near.set(f.name, []).get(f.name)!;
+        same.push({ summary: summaryKey(f.summary), words: new Set(codeWords(f.code)) });
+      }
     }
   const nearCopy = (f: { name: string; summary: string; code: string }) => {
     const same = near.get(f.name);

@@ -92,8 +92,10 @@ function codeScorers(query: string): Record<'code_words' | 'code_translation', (
   };
 }
 
-/** The features a wider pool is narrowed by (ranker.ts RankerPool): a candidate's own scores, whatever the others. */
-export const POOL_FEATURES = ['code_words', 'code_translation'] as const;
+/** The code models' features: a candidate's own scores, whatever the others. */
+export const CODE_FEATURES = ['code_words', 'code_translation'] as const;
+/** The features a wider pool is narrowed by (ranker.ts RankerPool): the code models', for that reason. */
+export const POOL_FEATURES = CODE_FEATURES;
 export type PoolFeature = (typeof POOL_FEATURES)[number];
 
 /** Those features of each candidate, in the order of `names`. */
@@ -107,6 +109,11 @@ export function candidateFeatures(
   query: string,
   candidates: Candidate[],
   artifacts?: Map<string, ArtifactFeatures>,
+  /**
+   * Whether the code models score the candidates (`code: false` leaves their features 0): a model
+   * that weighs neither, `general` or `documents`, need not pay for them on every svc_max search.
+   */
+  opts: { code?: boolean } = {},
 ): number[][] {
   const qTerms = [...new Set(analyze(query))];
   // Analysed sentence by sentence: their concatenation is the text's analysis (a break never
@@ -122,7 +129,7 @@ export function candidateFeatures(
   const times = candidates.map((c) => c.createdAt.getTime());
   const [tMin, tMax] = [Math.min(...times), Math.max(...times)];
   const lowerQuery = query.toLowerCase();
-  const code = codeScorers(query);
+  const code = opts.code === false ? null : codeScorers(query);
   return candidates.map((c, i) => {
     const terms = docs[i];
     const present = new Set(terms);
@@ -159,8 +166,8 @@ export function candidateFeatures(
       Math.log(1 + terms.length),
       tMax > tMin ? (times[i] - tMin) / (tMax - tMin) : 0,
       speaker && lowerQuery.includes(speaker.split(' ')[0]) ? 1 : 0,
-      code.code_words(c.content),
-      code.code_translation(c.content),
+      code ? code.code_words(c.content) : 0,
+      code ? code.code_translation(c.content) : 0,
       a?.base ?? 0,
       a?.enhanced ?? 0,
       ...Array.from({ length: BAND_FEATURES }, (_, k) => a?.bands[k] ?? 0),

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { FEATURE_NAMES } from './features.ts';
+import { candidateFeatures, FEATURE_NAMES } from './features.ts';
 import type { Actor } from '../../shared/actor.ts';
 import {
   committedRanker,
@@ -98,6 +98,35 @@ test('svc_max with a text-only model transforms no candidate, but still checks t
   await assert.rejects(
     rerankStage({ graph: port, ranker }, { provider: 'svc_max' }, stageCtx({ domainId: 'nope' })),
     /nope not found/,
+  );
+});
+
+test('the code models score candidates only when read: a model weighing them, or features reported', async () => {
+  const col = (f: string) => FEATURE_NAMES.indexOf(f as (typeof FEATURE_NAMES)[number]);
+  const code = (rows: number[][]) => rows.map((r) => [r[col('code_words')], r[col('code_translation')]]);
+  const scored = code(candidateFeatures('alpha gamma', cands));
+  assert.ok(
+    scored.some(([w, t]) => w !== 0 && t !== 0),
+    'scored by default',
+  );
+  assert.deepEqual(code(candidateFeatures('alpha gamma', cands, undefined, { code: false })), [
+    [0, 0],
+    [0, 0],
+    [0, 0],
+  ]);
+  assert.equal(rankerSet(file).for('general').usesCode, false);
+  const withCode = rankerSet({ ...file, models: { general: { features: ['code_translation'], weights: [1] } } });
+  assert.equal(withCode.for('general').usesCode, true);
+  // A model without code weights orders the same either way: its reported features still carry the scores.
+  const { port } = recordingPort();
+  const out = await rerankStage(
+    { graph: port, ranker: rankerSet(file) },
+    { provider: 'svc_max' },
+    stageCtx({ withFeatures: true }),
+  );
+  assert.deepEqual(
+    out.order.map((o) => o.features?.code_translation !== 0),
+    [true, true, true],
   );
 });
 

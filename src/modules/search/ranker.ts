@@ -12,7 +12,14 @@
  * (`domains` in the file maps built-in short names; a full id `<name>:<short>:<version>` by its
  * short name); custom and unknown domains get the `default` model.
  */
-import { ARTIFACT_FEATURES, FEATURE_NAMES, POOL_FEATURES, standardise, type PoolFeature } from './features.ts';
+import {
+  ARTIFACT_FEATURES,
+  CODE_FEATURES,
+  FEATURE_NAMES,
+  POOL_FEATURES,
+  standardise,
+  type PoolFeature,
+} from './features.ts';
 // Bundled into the build (a JSON import), so dist/ needs no file beside it.
 import committed from './ranker.weights.json' with { type: 'json' };
 
@@ -72,6 +79,8 @@ export function linearRanker(model: RankerModel) {
     pool: model.pool,
     /** Whether a weight reads a graph-transform score (else the candidates need no transform). */
     usesArtifacts: ARTIFACT_FEATURES.some((f) => (byName.get(f) ?? 0) !== 0),
+    /** Whether a weight reads a code model's score (else the candidates need no code scoring). */
+    usesCode: CODE_FEATURES.some((f) => (byName.get(f) ?? 0) !== 0),
     /** Scores of a query's candidates from their raw feature rows. */
     score(rows: number[][]): number[] {
       return standardise(rows).map((z) => z.reduce((s, x, j) => s + x * w[j], 0));

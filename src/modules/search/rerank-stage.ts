@@ -156,7 +156,10 @@ export async function rerankStage(
   // signal_thresholds drop candidates (they are absent from the map).
   const kept = artifacts ? candidates.filter((c) => artifacts.has(c.id)) : candidates;
   if (!kept.length) return { order: [], used: choice.provider };
-  const rows = candidateFeatures(ctx.query, kept, artifacts);
+  // Likewise the code models' scores: read by svc_max with a model weighing them, or reported.
+  const rows = candidateFeatures(ctx.query, kept, artifacts, {
+    code: ctx.withFeatures || (choice.provider === 'svc_max' && model.usesCode),
+  });
   const scores =
     choice.provider === 'svc_max'
       ? model.score(rows)
