@@ -119,6 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     neighbourHops: config.SEARCH_NEIGHBOUR_HOPS,
     speakerWeight: config.SEARCH_WEIGHT_SPEAKER,
     speakerManyWeight: config.SEARCH_WEIGHT_SPEAKER_MANY,
+    namesManyWeight: config.SEARCH_WEIGHT_NAMES_MANY,
     timeWeight: config.SEARCH_WEIGHT_TIME,
     asksWeight: config.SEARCH_WEIGHT_ASKS,
     asksStatedWords: config.SEARCH_ASKS_STATED_WORDS,

@@ -51,6 +51,8 @@ export interface StudySettings {
   asksWords?: number;
   /** Named-speaker bonus of a question asking for many things (SEARCH_WEIGHT_SPEAKER_MANY). */
   speakerMany?: number;
+  /** Bonus of a memory naming something for a question asking for many things (SEARCH_WEIGHT_NAMES_MANY). */
+  namesMany?: number;
   /** The current statement of what a question asks about goes first (MEMORY_SUPERSEDE=auto; false: off). */
   facts?: boolean;
 }
@@ -116,6 +118,7 @@ export async function inProcessStack(opts: { databaseUrl?: string } = {}) {
       neighbourHops: s.hops ?? config.SEARCH_NEIGHBOUR_HOPS,
       speakerWeight: s.speaker ?? config.SEARCH_WEIGHT_SPEAKER,
       speakerManyWeight: s.speakerMany ?? config.SEARCH_WEIGHT_SPEAKER_MANY,
+      namesManyWeight: s.namesMany ?? config.SEARCH_WEIGHT_NAMES_MANY,
       timeWeight: s.time ?? config.SEARCH_WEIGHT_TIME,
       asksWeight: s.asks ?? config.SEARCH_WEIGHT_ASKS,
       asksStatedWords: s.asksWords ?? config.SEARCH_ASKS_STATED_WORDS,

@@ -75,6 +75,12 @@ export const modelFields = {
    */
   SEARCH_WEIGHT_SPEAKER_MANY: z.coerce.number().min(0).max(2).default(0.6),
   /**
+   * Bonus of a memory that names something (a capitalised word that does not open a sentence)
+   * for a question asking for a person's many things, same scale (0 disables; docs/retrieval.md,
+   * "Many things of one person").
+   */
+  SEARCH_WEIGHT_NAMES_MANY: z.coerce.number().min(0).max(2).default(0.4),
+  /**
    * Bonus of a memory whose time falls in a time the query names ("in June", "last week"), same
    * scale (0 disables; docs/retrieval.md, "Speakers and times").
    */

@@ -15,7 +15,12 @@ export interface CandidateFacts {
   speaker: string | null;
   at: Date;
   mentions: string[];
+  /** Its content's first NAMES_PREFIX characters, when asked for (names-signal.ts); else null. */
+  content: string | null;
 }
+
+/** How much of a candidate's content the names signal reads: a turn or a note, not a whole document. */
+const NAMES_PREFIX = 2000;
 
 /**
  * SQL: a memory's speaker, lowercased: `metadata.speaker`, else `metadata.customMetadata.speaker`,
@@ -33,22 +38,35 @@ const MENTIONS_SQL = `(SELECT array_agg(n.name) FROM memory_nodes mn JOIN graph_
 
 /**
  * Facts of each of `ids` (ids of other organizations are not read). `mentions`: read the dates
- * the content mentions too (a join per candidate: only when the query names a time).
+ * the content mentions too (a join per candidate: only when the query names a time). `content`:
+ * the content's beginning too (only for a question asking for many things: names-signal.ts).
  */
 export async function candidateFacts(
   db: Queryable,
   organizationId: string,
   ids: string[],
-  opts: { mentions: boolean },
+  opts: { mentions: boolean; content?: boolean },
 ): Promise<Map<string, CandidateFacts>> {
   if (!ids.length) return new Map();
-  const rows = await db.query<{ id: string; speaker: string | null; at: Date; mentions: string[] | null }>(
+  const rows = await db.query<{
+    id: string;
+    speaker: string | null;
+    at: Date;
+    mentions: string[] | null;
+    content: string | null;
+  }>(
     `SELECT m.id, ${SPEAKER_SQL} AS speaker, coalesce(m.occurred_at, m.created_at) AS at,
-            ${opts.mentions ? MENTIONS_SQL : 'NULL::text[]'} AS mentions
+            ${opts.mentions ? MENTIONS_SQL : 'NULL::text[]'} AS mentions,
+            ${opts.content ? `left(m.content, ${NAMES_PREFIX})` : 'NULL::text'} AS content
      FROM memories m WHERE m.organization_id = $1 AND m.id = ANY($2::text[])`,
     [organizationId, ids],
   );
-  return new Map(rows.map((r) => [r.id, { speaker: r.speaker, at: new Date(r.at), mentions: r.mentions ?? [] }]));
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      { speaker: r.speaker, at: new Date(r.at), mentions: r.mentions ?? [], content: r.content ?? null },
+    ]),
+  );
 }
 
 /**

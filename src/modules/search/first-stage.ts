@@ -16,6 +16,7 @@ import type { SearchBody } from './search.schemas.ts';
 import { sessionNeighbours } from './neighbours.store.ts';
 import { askingMemories, candidateFacts } from './candidates.store.ts';
 import { askingWith, asksAboutAsking } from './asks-signal.ts';
+import { namingMemories } from './names-signal.ts';
 import { asksForMany, mayNameSomeone, namedSpeakerMatches } from './speaker-signal.ts';
 import { withBonus, type AbsenceHints } from './signal-tools.ts';
 import { mentionMatches, timeMatches } from './time-match.ts';
@@ -43,6 +44,11 @@ export interface FirstStageDeps {
    * Unset: speakerWeight.
    */
   speakerManyWeight?: number;
+  /**
+   * Bonus of a candidate that names something (names-signal.ts) for a question asking for many
+   * things, same scale (0 disables).
+   */
+  namesManyWeight?: number;
   /** Bonus of a candidate whose time falls in a time the query names, on the same scale (0 disables). */
   timeWeight?: number;
   /** What a memory that only asks loses, on the same scale (0 disables; asks-signal.ts). */
@@ -140,9 +146,9 @@ export async function firstStage(
   let scores = rescaleToUnit(fused);
   const hintKey = `${scope.organizationId}:${scope.userId ?? ''}:${scope.namespaceId ?? ''}`;
   // A question for a person's many things has its own weight (speakerManyWeight).
-  const speakerBonus = asksForMany(body.query)
-    ? (deps.speakerManyWeight ?? deps.speakerWeight ?? 0)
-    : (deps.speakerWeight ?? 0);
+  const many = asksForMany(body.query);
+  const speakerBonus = many ? (deps.speakerManyWeight ?? deps.speakerWeight ?? 0) : (deps.speakerWeight ?? 0);
+  const namesWeight = many ? (deps.namesManyWeight ?? 0) : 0;
   const speakerWeight =
     speakerBonus > 0 && mayNameSomeone(body.query) && !opts.speakerHints?.skip(hintKey) ? speakerBonus : 0;
   const times = (deps.timeWeight ?? 0) > 0 ? queryTimes(body.query, new Date()) : [];
@@ -153,8 +159,8 @@ export async function firstStage(
     (deps.asksWeight ?? 0) > 0 && !asksAboutAsking(body.query) && !opts.questionHints?.skip(hintKey);
   const [neighbours, facts, askingTop] = await Promise.all([
     opts.neighbours && scope.userId ? sessionNeighbours(db, scope, anchors) : null,
-    speakerWeight > 0 || times.length || when
-      ? candidateFacts(db, scope.organizationId, top, { mentions: times.length > 0 || when })
+    speakerWeight > 0 || times.length || when || namesWeight > 0
+      ? candidateFacts(db, scope.organizationId, top, { mentions: times.length > 0 || when, content: namesWeight > 0 })
       : null,
     demoteQuestions ? askingMemories(db, scope.organizationId, top, deps.asksStatedWords) : null,
   ]);
@@ -169,6 +175,10 @@ export async function firstStage(
       );
     const speakers = new Map([...facts].flatMap(([id, f]) => (f.speaker ? [[id, f.speaker] as const] : [])));
     scores = withBonus(scores, namedSpeakerMatches(body.query, speakers), speakerWeight);
+    if (namesWeight > 0) {
+      const contents = new Map([...facts].flatMap(([id, f]) => (f.content ? [[id, f.content] as const] : [])));
+      scores = withBonus(scores, namingMemories(contents, speakers.values()), namesWeight);
+    }
     const inTime = new Set(
       [...facts]
         .filter(([, f]) => timeMatches(f.at, times) || f.mentions.some((name) => mentionMatches(name, times)))
