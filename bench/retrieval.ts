@@ -148,6 +148,15 @@ if (candidates.length > 1) {
   console.log(`\nleave-one-conversation-out choices: ${picks.join('; ')}`);
   const cv = (set: string) => [0, 1, 2].map((i) => pct(mean(of(held, set).map((x) => x.m[i])))).join('/');
   console.log(`LoCoMo cross-validated R@5/10/25: session ${cv('locomo')}, plain ${cv('locomo-plain')}`);
+  const cats = [...new Set(of(held, 'locomo').map((x) => x.category!))].sort();
+  console.log(
+    `LoCoMo cross-validated R@10 by category (session | plain): ${cats
+      .map((c) => {
+        const cat = (set: string) => r10(of(held, set).filter((x) => x.category === c));
+        return `${CATEGORY_NAMES[c]} ${cat('locomo')} | ${cat('locomo-plain')}`;
+      })
+      .join(', ')}`,
+  );
   line(`chosen on all five conversations (in-sample on LoCoMo): ${keyOf(all)}`, results.get(keyOf(all))!);
 }
 await stack.db.close();

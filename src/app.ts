@@ -120,6 +120,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     speakerWeight: config.SEARCH_WEIGHT_SPEAKER,
     speakerManyWeight: config.SEARCH_WEIGHT_SPEAKER_MANY,
     namesManyWeight: config.SEARCH_WEIGHT_NAMES_MANY,
+    recountsWeight: config.SEARCH_WEIGHT_RECOUNTS,
     timeWeight: config.SEARCH_WEIGHT_TIME,
     asksWeight: config.SEARCH_WEIGHT_ASKS,
     asksStatedWords: config.SEARCH_ASKS_STATED_WORDS,

@@ -53,6 +53,8 @@ export interface StudySettings {
   speakerMany?: number;
   /** Bonus of a memory naming something for a question asking for many things (SEARCH_WEIGHT_NAMES_MANY). */
   namesMany?: number;
+  /** Bonus of a turn recounting what its speaker did, for a question about the past (SEARCH_WEIGHT_RECOUNTS). */
+  recounts?: number;
   /** The current statement of what a question asks about goes first (MEMORY_SUPERSEDE=auto; false: off). */
   facts?: boolean;
 }
@@ -119,6 +121,7 @@ export async function inProcessStack(opts: { databaseUrl?: string } = {}) {
       speakerWeight: s.speaker ?? config.SEARCH_WEIGHT_SPEAKER,
       speakerManyWeight: s.speakerMany ?? config.SEARCH_WEIGHT_SPEAKER_MANY,
       namesManyWeight: s.namesMany ?? config.SEARCH_WEIGHT_NAMES_MANY,
+      recountsWeight: s.recounts ?? config.SEARCH_WEIGHT_RECOUNTS,
       timeWeight: s.time ?? config.SEARCH_WEIGHT_TIME,
       asksWeight: s.asks ?? config.SEARCH_WEIGHT_ASKS,
       asksStatedWords: s.asksWords ?? config.SEARCH_ASKS_STATED_WORDS,

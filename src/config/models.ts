@@ -81,6 +81,12 @@ export const modelFields = {
    */
   SEARCH_WEIGHT_NAMES_MANY: z.coerce.number().min(0).max(2).default(0.4),
   /**
+   * Bonus of a turn (a memory with a speaker) that recounts what its speaker did ("I went", "we've
+   * been") for a question about the past ("What did …", "has … been"), same scale (0 disables;
+   * docs/retrieval.md, "Turns that recount").
+   */
+  SEARCH_WEIGHT_RECOUNTS: z.coerce.number().min(0).max(2).default(0.2),
+  /**
    * Bonus of a memory whose time falls in a time the query names ("in June", "last week"), same
    * scale (0 disables; docs/retrieval.md, "Speakers and times").
    */

@@ -54,3 +54,33 @@ for (const store of testStores) {
     }
   });
 }
+
+/** A question for several things asks about no single-valued attribute: no fact answer goes first. */
+for (const store of testStores) {
+  describe(`no fact answer for a question asking for many things [${store.name}]`, () => {
+    it('leaves such a question to the ranking', async () => {
+      const t = await startApp(store);
+      try {
+        const user = 'fa-many';
+        for (const [content, createdAt] of [
+          ['I live in Lisbon: of all the cities I have lived in, Lisbon is the city I love.', '2021-01-01T00:00:00Z'],
+          ['I moved to Berlin.', '2024-01-01T00:00:00Z'],
+        ]) {
+          const res = await post(t, '/v1/memory', { content, external_user_id: user, metadata: { createdAt } });
+          assert.equal(res.statusCode, 200, res.body);
+        }
+        const top = async (query: string) => {
+          const res = await post(t, '/v1/memory/search', { query, external_user_id: user });
+          assert.equal(res.statusCode, 200, res.body);
+          return (res.json().data.memories as { content: string }[])[0].content;
+        };
+        // The current answer goes first for the single value …
+        assert.match(await top('Where do I live?'), /Berlin/);
+        // … and not for the many: the words' best match stays first.
+        assert.match(await top('Which cities have I lived in?'), /Lisbon/);
+      } finally {
+        await t.close();
+      }
+    });
+  });
+}

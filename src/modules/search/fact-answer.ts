@@ -4,7 +4,7 @@
  * uses, else its embedding's nearest attribute examples: facts.questions.ts) and whom it asks
  * about; then the newest memory of that user stating it, not superseded at `as_of` (or now) and
  * readable in the search's scope. Search puts it first. A question about an earlier time without
- * `as_of` gets none (it is not about now).
+ * `as_of` gets none (it is not about now), nor does one asking for many things (asksForMany).
  */
 import type { Queryable } from '../../platform/db/index.ts';
 import type { Embedder } from '../../platform/models/index.ts';
@@ -17,6 +17,7 @@ import {
   type SlotExamples,
 } from '../memories/index.ts';
 import { currentOf } from './current-first.ts';
+import { asksForMany } from './speaker-signal.ts';
 import { visibleMemories, type SearchScope } from './search.store.ts';
 
 export interface Question {
@@ -45,6 +46,9 @@ export async function factAnswer(
 ): Promise<FactAnswer | null> {
   const asOf = scope.asOf ?? null;
   if (!q.vector || !scope.userId || (!asOf && ASKS_PAST.test(q.query))) return null;
+  // A question for several things or a count of them ("What events has Caroline been to?") asks
+  // about no single-valued attribute, however near an attribute's examples its words are.
+  if (asksForMany(q.query)) return null;
   const [examples, second] = await Promise.all([
     deps.examples().catch(() => null),
     // Embedded here, beside the first stage's own (the query embedders' cache serves a repeat).

@@ -17,6 +17,7 @@ import { sessionNeighbours } from './neighbours.store.ts';
 import { askingMemories, candidateFacts } from './candidates.store.ts';
 import { askingWith, asksAboutAsking } from './asks-signal.ts';
 import { namingMemories } from './names-signal.ts';
+import { asksAboutPast, recounts } from './recounts-signal.ts';
 import { asksForMany, mayNameSomeone, namedSpeakerMatches } from './speaker-signal.ts';
 import { withBonus, type AbsenceHints } from './signal-tools.ts';
 import { mentionMatches, timeMatches } from './time-match.ts';
@@ -49,6 +50,11 @@ export interface FirstStageDeps {
    * things, same scale (0 disables).
    */
   namesManyWeight?: number;
+  /**
+   * Bonus of a spoken candidate that recounts what its speaker did (recounts-signal.ts), for a
+   * question about the past ("What did Melanie paint?"), same scale (0 disables).
+   */
+  recountsWeight?: number;
   /** Bonus of a candidate whose time falls in a time the query names, on the same scale (0 disables). */
   timeWeight?: number;
   /** What a memory that only asks loses, on the same scale (0 disables; asks-signal.ts). */
@@ -149,8 +155,12 @@ export async function firstStage(
   const many = asksForMany(body.query);
   const speakerBonus = many ? (deps.speakerManyWeight ?? deps.speakerWeight ?? 0) : (deps.speakerWeight ?? 0);
   const namesWeight = many ? (deps.namesManyWeight ?? 0) : 0;
-  const speakerWeight =
-    speakerBonus > 0 && mayNameSomeone(body.query) && !opts.speakerHints?.skip(hintKey) ? speakerBonus : 0;
+  const speakersMaybe = !opts.speakerHints?.skip(hintKey);
+  const speakerWeight = speakerBonus > 0 && mayNameSomeone(body.query) && speakersMaybe ? speakerBonus : 0;
+  // Only turns recount (a speaker telling what they did): a scope without speakers reads nothing for it.
+  const recountsWeight =
+    (deps.recountsWeight ?? 0) > 0 && speakersMaybe && asksAboutPast(body.query) ? deps.recountsWeight! : 0;
+  const readContent = namesWeight > 0 || recountsWeight > 0;
   const times = (deps.timeWeight ?? 0) > 0 ? queryTimes(body.query, new Date()) : [];
   const when = (deps.timeWeight ?? 0) > 0 && asksWhen(body.query);
   const anchors = fused.slice(0, Math.max(opts.keep, 50)).map((f) => f.id);
@@ -159,8 +169,8 @@ export async function firstStage(
     (deps.asksWeight ?? 0) > 0 && !asksAboutAsking(body.query) && !opts.questionHints?.skip(hintKey);
   const [neighbours, facts, askingTop] = await Promise.all([
     opts.neighbours && scope.userId ? sessionNeighbours(db, scope, anchors) : null,
-    speakerWeight > 0 || times.length || when || namesWeight > 0
-      ? candidateFacts(db, scope.organizationId, top, { mentions: times.length > 0 || when, content: namesWeight > 0 })
+    speakerWeight > 0 || times.length || when || readContent
+      ? candidateFacts(db, scope.organizationId, top, { mentions: times.length > 0 || when, content: readContent })
       : null,
     demoteQuestions ? askingMemories(db, scope.organizationId, top, deps.asksStatedWords) : null,
   ]);
@@ -168,7 +178,7 @@ export async function firstStage(
   // speaker, or of the named time, does not pass its bonus on to the turns beside it.
   if (neighbours) scores = withNeighbourContext(scores, neighbours, deps.neighbourWeight, deps.neighbourHops ?? 1);
   if (facts) {
-    if (speakerWeight > 0)
+    if (speakerWeight > 0 || recountsWeight > 0)
       opts.speakerHints?.saw(
         hintKey,
         [...facts.values()].some((f) => f.speaker),
@@ -179,6 +189,12 @@ export async function firstStage(
       const contents = new Map([...facts].flatMap(([id, f]) => (f.content ? [[id, f.content] as const] : [])));
       scores = withBonus(scores, namingMemories(contents, speakers.values()), namesWeight);
     }
+    if (recountsWeight > 0)
+      scores = withBonus(
+        scores,
+        new Set([...facts].filter(([, f]) => f.speaker && f.content && recounts(f.content)).map(([id]) => id)),
+        recountsWeight,
+      );
     const inTime = new Set(
       [...facts]
         .filter(([, f]) => timeMatches(f.at, times) || f.mentions.some((name) => mentionMatches(name, times)))
