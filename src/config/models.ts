@@ -67,7 +67,7 @@ export const modelFields = {
    * Bonus of a memory said by a speaker the query names, on the 0–1 scale of the fused scores
    * (0 disables; docs/retrieval.md, "Speakers": chosen leave-one-conversation-out on LoCoMo dev).
    */
-  SEARCH_WEIGHT_SPEAKER: z.coerce.number().min(0).max(1).default(0.3),
+  SEARCH_WEIGHT_SPEAKER: z.coerce.number().min(0).max(1).default(0.25),
   /**
    * The same bonus for a question asking for a person's many things or a count of them ("What
    * books has Tim read?", "How many tournaments has Nate won?"): gathered from that person's own
@@ -85,12 +85,12 @@ export const modelFields = {
    * been") for a question about the past ("What did …", "has … been"), same scale (0 disables;
    * docs/retrieval.md, "Turns that recount").
    */
-  SEARCH_WEIGHT_RECOUNTS: z.coerce.number().min(0).max(2).default(0.2),
+  SEARCH_WEIGHT_RECOUNTS: z.coerce.number().min(0).max(2).default(0.3),
   /**
    * Bonus of a memory whose time falls in a time the query names ("in June", "last week"), same
    * scale (0 disables; docs/retrieval.md, "Speakers and times").
    */
-  SEARCH_WEIGHT_TIME: z.coerce.number().min(0).max(1).default(0.8),
+  SEARCH_WEIGHT_TIME: z.coerce.number().min(0).max(1).default(0.5),
   /**
    * What a memory that only asks ("What got you into running?") loses, same scale (0 disables;
    * docs/retrieval.md, "Questions state nothing": chosen leave-one-conversation-out on LoCoMo dev).
@@ -104,10 +104,11 @@ export const modelFields = {
   SEARCH_ASKS_STATED_WORDS: z.coerce.number().int().min(0).max(200).default(25),
   /**
    * Fusion weight of the agentic-graph signal (searches with enable_agentic_graph: true), on the
-   * 0–1 fused scale: chosen leave-one-conversation-out on LoCoMo dev among 0.02–0.2 with SciFact
-   * and CoSQA checked beside it (docs/graph.md, "Measurements"); 0.2 put both below BM25 alone.
+   * 0–1 fused scale: chosen leave-one-conversation-out on LoCoMo dev with SciFact and CoSQA checked
+   * beside it (docs/graph.md, "Measurements"): 0.05 among 0.02–0.2 until 2026-11-30, then 0.01
+   * among 0.01–0.08 once every candidate got the speaker and time bonuses; 0.2 put both below BM25.
    */
-  SEARCH_WEIGHT_GRAPH: z.coerce.number().min(0).default(0.05),
+  SEARCH_WEIGHT_GRAPH: z.coerce.number().min(0).default(0.01),
   /**
    * Entity and relationship extraction for the knowledge graph: `local` = compromise + rules,
    * offline; `llm` = an OpenAI-compatible chat-completions server (LLM_BASE_URL, LLM_MODEL).

@@ -77,9 +77,6 @@ export interface FirstStage {
   overrideNodes: Awaited<ReturnType<typeof graphContribution>>['nodes'];
 }
 
-/** Candidates whose speaker and time are looked up: as deep as the fused list a bonus could lift into a page. */
-const FACTS_DEPTH = 100;
-
 /**
  * The agentic walk's weight for a query: none for a question asking for a person's many things
  * (asksForMany). Its answers are that person's own turns, which the speaker bonus lifts, while a
@@ -164,7 +161,9 @@ export async function firstStage(
   const times = (deps.timeWeight ?? 0) > 0 ? queryTimes(body.query, new Date()) : [];
   const when = (deps.timeWeight ?? 0) > 0 && asksWhen(body.query);
   const anchors = fused.slice(0, Math.max(opts.keep, 50)).map((f) => f.id);
-  const top = fused.slice(0, FACTS_DEPTH).map((f) => f.id);
+  // Every fused candidate is looked up (speaker, time, content): a bonus may lift any of them into
+  // the page. Only the fused top 100 were until 2026-11-30 (docs/retrieval.md, "Every candidate").
+  const top = fused.map((f) => f.id);
   const demoteQuestions =
     (deps.asksWeight ?? 0) > 0 && !asksAboutAsking(body.query) && !opts.questionHints?.skip(hintKey);
   const [neighbours, facts, askingTop] = await Promise.all([
