@@ -15,12 +15,15 @@ export interface CandidateFacts {
   speaker: string | null;
   at: Date;
   mentions: string[];
-  /** Its content's first NAMES_PREFIX characters, when asked for (names-signal.ts); else null. */
+  /** Its content's first CONTENT_PREFIX characters, when asked for; else null. */
   content: string | null;
 }
 
-/** How much of a candidate's content the names signal reads: a turn or a note, not a whole document. */
-const NAMES_PREFIX = 2000;
+/**
+ * How much of a candidate's content the names and recounting signals read (names-signal.ts,
+ * recounts-signal.ts): a turn or a note, not a whole document.
+ */
+const CONTENT_PREFIX = 2000;
 
 /**
  * SQL: a memory's speaker, lowercased: `metadata.speaker`, else `metadata.customMetadata.speaker`,
@@ -39,7 +42,7 @@ const MENTIONS_SQL = `(SELECT array_agg(n.name) FROM memory_nodes mn JOIN graph_
 /**
  * Facts of each of `ids` (ids of other organizations are not read). `mentions`: read the dates
  * the content mentions too (a join per candidate: only when the query names a time). `content`:
- * the content's beginning too (only for a question asking for many things: names-signal.ts).
+ * the content's beginning too (only for a question asking for many things or about the past).
  */
 export async function candidateFacts(
   db: Queryable,
@@ -57,7 +60,7 @@ export async function candidateFacts(
   }>(
     `SELECT m.id, ${SPEAKER_SQL} AS speaker, coalesce(m.occurred_at, m.created_at) AS at,
             ${opts.mentions ? MENTIONS_SQL : 'NULL::text[]'} AS mentions,
-            ${opts.content ? `left(m.content, ${NAMES_PREFIX})` : 'NULL::text'} AS content
+            ${opts.content ? `left(m.content, ${CONTENT_PREFIX})` : 'NULL::text'} AS content
      FROM memories m WHERE m.organization_id = $1 AND m.id = ANY($2::text[])`,
     [organizationId, ids],
   );

@@ -163,15 +163,15 @@ export async function firstStage(
   const anchors = fused.slice(0, Math.max(opts.keep, 50)).map((f) => f.id);
   // Every fused candidate is looked up (speaker, time, content): a bonus may lift any of them into
   // the page. Only the fused top 100 were until 2026-11-30 (docs/retrieval.md, "Every candidate").
-  const top = fused.map((f) => f.id);
+  const fusedIds = fused.map((f) => f.id);
   const demoteQuestions =
     (deps.asksWeight ?? 0) > 0 && !asksAboutAsking(body.query) && !opts.questionHints?.skip(hintKey);
   const [neighbours, facts, askingTop] = await Promise.all([
     opts.neighbours && scope.userId ? sessionNeighbours(db, scope, anchors) : null,
     speakerWeight > 0 || times.length || when || readContent
-      ? candidateFacts(db, scope.organizationId, top, { mentions: times.length > 0 || when, content: readContent })
+      ? candidateFacts(db, scope.organizationId, fusedIds, { mentions: times.length > 0 || when, content: readContent })
       : null,
-    demoteQuestions ? askingMemories(db, scope.organizationId, top, deps.asksStatedWords) : null,
+    demoteQuestions ? askingMemories(db, scope.organizationId, fusedIds, deps.asksStatedWords) : null,
   ]);
   // Loans come from the fused scores and the bonuses are added after them: a turn of the named
   // speaker, or of the named time, does not pass its bonus on to the turns beside it.
@@ -206,7 +206,7 @@ export async function firstStage(
       scores = withBonus(scores, new Set(dated), deps.timeWeight ?? 0);
     }
   }
-  // Which candidates only ask: the fused top, and the neighbours a loan may have lifted beside them.
+  // Which candidates only ask: every fused one, and the neighbours a loan may have lifted beside them.
   if (askingTop) {
     opts.questionHints?.saw(hintKey, askingTop.seen);
     scores = withBonus(
