@@ -43,7 +43,9 @@ export function recounts(content: string): boolean {
 /**
  * Whether a question asks about the past (or up to now): its auxiliary is "did", "was", "were",
  * "had", "has" or "have". A question in the present ("What are Joanna's hobbies?", "What does
- * Melanie do to destress?") is answered by how things are, not by what happened.
+ * Melanie do to destress?") is answered by how things are, not by what happened. Not the memories
+ * module's ASKS_PAST, which asks whether a question is about an earlier time ("in 2021", "before")
+ * so that no current fact answers it: "What has John cooked?" is about the past here, and up to now there.
  */
 export function asksAboutPast(query: string): boolean {
   return /\b(?:did|was|were|had|has|have)\b/i.test(query);
