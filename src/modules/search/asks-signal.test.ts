@@ -9,7 +9,7 @@ import { startApp, testStores, type TestApp } from '../../../test/harness.ts';
 import { addTurns, post, searchContents } from '../../../test/memory-helpers.ts';
 import { askingWith, asksAboutAsking, onlyAsks } from './asks-signal.ts';
 import { withBonus } from './signal-tools.ts';
-import { askingMemories } from './candidates.store.ts';
+import { askingOf, candidateFacts } from './candidates.store.ts';
 import { sessionNeighbours } from './neighbours.store.ts';
 
 describe('onlyAsks', () => {
@@ -102,10 +102,19 @@ for (const store of testStores) {
         return JSON.parse(res.body).data[0].memoryId as string;
       };
       const ids = [await add('Jon: How was the trip? Did you see the falls?'), await add('Jon: The trip was great.')];
-      assert.deepEqual(await askingMemories(t.db, t.orgId, ids), { asking: new Set([ids[0]]), seen: true });
-      assert.deepEqual(await askingMemories(t.db, 'org_of_someone_else', ids), { asking: new Set(), seen: false });
-      assert.deepEqual(await askingMemories(t.db, t.orgId, [ids[1]]), { asking: new Set(), seen: false });
-      assert.deepEqual(await askingMemories(t.db, t.orgId, []), { asking: new Set(), seen: false });
+      // The facts statement reads the content of those that may only ask, and only when asked to.
+      const asking = async (org: string, of: string[]) =>
+        askingOf(await candidateFacts(t.db, org, of, { mentions: false, asks: true }));
+      assert.deepEqual(await asking(t.orgId, ids), { asking: new Set([ids[0]]), seen: true });
+      assert.deepEqual(await asking('org_of_someone_else', ids), { asking: new Set(), seen: false });
+      assert.deepEqual(await asking(t.orgId, [ids[1]]), { asking: new Set(), seen: false });
+      assert.deepEqual(await asking(t.orgId, []), { asking: new Set(), seen: false });
+      const facts = await candidateFacts(t.db, t.orgId, ids, { mentions: false });
+      assert.equal(facts.get(ids[0])?.asks, null);
+      assert.match(
+        (await candidateFacts(t.db, t.orgId, ids, { mentions: false, asks: true })).get(ids[0])?.asks ?? '',
+        /Did you see the falls\?$/,
+      );
       // Written one after the other, they are a thread: the question comes with its neighbour's row.
       const [{ user_id: userId }] = await t.db.query<{ user_id: string }>(
         'SELECT user_id FROM memories WHERE id = $1',

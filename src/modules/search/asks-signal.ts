@@ -50,7 +50,7 @@ const SIDES = ['prev', 'next', 'prev2', 'next2'] as const;
 type ThreadRow = Partial<Record<`${(typeof SIDES)[number]}_${'id' | 'asks'}`, string | null>>;
 
 /**
- * The memories that only ask: `top`'s (read by askingMemories) and the thread neighbours' — one or
+ * The memories that only ask: `top`'s (candidates.store.ts askingOf) and the thread neighbours' — one or
  * two turns away, any a loan may lift — whose content, read with the thread, only asks.
  */
 export function askingWith(top: Set<string>, neighbours: ThreadRow[], stated = 0): Set<string> {

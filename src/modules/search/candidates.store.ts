@@ -1,7 +1,7 @@
 /**
- * What the speaker- and time-aware signals read about the fused candidates (docs/retrieval.md,
- * "Speakers and times"): who said each memory and when it happened, in one statement; and which
- * only ask ("Questions state nothing").
+ * What the first stage's signals read about the fused candidates, in one statement
+ * (docs/retrieval.md, "Speakers and times", "Questions state nothing"): who said each memory and
+ * when it happened, the dates and words it holds, and whether it may only ask.
  */
 import type { Queryable } from '../../platform/db/index.ts';
 import { MAY_ONLY_ASK_SQL, onlyAsks } from './asks-signal.ts';
@@ -17,6 +17,11 @@ export interface CandidateFacts {
   mentions: string[];
   /** Its content's first CONTENT_PREFIX characters, when asked for; else null. */
   content: string | null;
+  /**
+   * Its content when asked for (`asks`) and it ends with a question mark (MAY_ONLY_ASK_SQL), so
+   * that asks-signal.ts's onlyAsks may read it; else null.
+   */
+  asks: string | null;
 }
 
 /**
@@ -43,12 +48,14 @@ const MENTIONS_SQL = `(SELECT array_agg(n.name) FROM memory_nodes mn JOIN graph_
  * Facts of each of `ids` (ids of other organizations are not read). `mentions`: read the dates
  * the content mentions too (a join per candidate: only when the query names a time). `content`:
  * the content's beginning too (only for a question asking for many things or about the past).
+ * `asks`: the content of those that may only ask (askingOf reads them) — in this statement rather
+ * than one of its own over the same ids, which PGlite would run after this one.
  */
 export async function candidateFacts(
   db: Queryable,
   organizationId: string,
   ids: string[],
-  opts: { mentions: boolean; content?: boolean },
+  opts: { mentions: boolean; content?: boolean; asks?: boolean },
 ): Promise<Map<string, CandidateFacts>> {
   if (!ids.length) return new Map();
   const rows = await db.query<{
@@ -57,37 +64,41 @@ export async function candidateFacts(
     at: Date;
     mentions: string[] | null;
     content: string | null;
+    asks: string | null;
   }>(
     `SELECT m.id, ${SPEAKER_SQL} AS speaker, coalesce(m.occurred_at, m.created_at) AS at,
             ${opts.mentions ? MENTIONS_SQL : 'NULL::text[]'} AS mentions,
-            ${opts.content ? `left(m.content, ${CONTENT_PREFIX})` : 'NULL::text'} AS content
+            ${opts.content ? `left(m.content, ${CONTENT_PREFIX})` : 'NULL::text'} AS content,
+            ${opts.asks ? `CASE WHEN ${MAY_ONLY_ASK_SQL} THEN m.content END` : 'NULL::text'} AS asks
      FROM memories m WHERE m.organization_id = $1 AND m.id = ANY($2::text[])`,
     [organizationId, ids],
   );
   return new Map(
     rows.map((r) => [
       r.id,
-      { speaker: r.speaker, at: new Date(r.at), mentions: r.mentions ?? [], content: r.content ?? null },
+      {
+        speaker: r.speaker,
+        at: new Date(r.at),
+        mentions: r.mentions ?? [],
+        content: r.content ?? null,
+        asks: r.asks ?? null,
+      },
     ]),
   );
 }
 
 /**
- * Which of `ids` only ask (asks-signal.ts): the statement returns the few whose content ends with a
- * question mark, and `onlyAsks` reads their sentences. `seen`: any ended with one (a scope where
- * none does skips the lookup for a while: signal-tools.ts absenceHints).
+ * Which candidates only ask (asks-signal.ts), from facts read with `asks`: the few whose content
+ * ends with a question mark, their sentences read by `onlyAsks`. `seen`: any ended with one (a
+ * scope where none does skips the lookup for a while: signal-tools.ts absenceHints).
  */
-export async function askingMemories(
-  db: Queryable,
-  organizationId: string,
-  ids: string[],
-  stated = 0,
-): Promise<{ asking: Set<string>; seen: boolean }> {
-  if (!ids.length) return { asking: new Set(), seen: false };
-  const rows = await db.query<{ id: string; content: string }>(
-    `SELECT m.id, m.content FROM memories m
-     WHERE m.organization_id = $1 AND m.id = ANY($2::text[]) AND ${MAY_ONLY_ASK_SQL}`,
-    [organizationId, ids],
-  );
-  return { asking: new Set(rows.filter((r) => onlyAsks(r.content, stated)).map((r) => r.id)), seen: rows.length > 0 };
+export function askingOf(facts: Map<string, CandidateFacts>, stated = 0): { asking: Set<string>; seen: boolean } {
+  const asking = new Set<string>();
+  let seen = false;
+  for (const [id, f] of facts) {
+    if (f.asks === null) continue;
+    seen = true;
+    if (onlyAsks(f.asks, stated)) asking.add(id);
+  }
+  return { asking, seen };
 }

@@ -14,7 +14,7 @@ import { absentOf, fuse, type FusionWeights, type Retrieved } from './fusion.ts'
 import { graphContribution } from './graph-signal.ts';
 import type { SearchBody } from './search.schemas.ts';
 import { sessionNeighbours } from './neighbours.store.ts';
-import { askingMemories, candidateFacts } from './candidates.store.ts';
+import { askingOf, candidateFacts } from './candidates.store.ts';
 import { askingWith, asksAboutAsking } from './asks-signal.ts';
 import { namingMemories } from './names-signal.ts';
 import { asksAboutPast, recounts } from './recounts-signal.ts';
@@ -166,13 +166,17 @@ export async function firstStage(
   const fusedIds = fused.map((f) => f.id);
   const demoteQuestions =
     (deps.asksWeight ?? 0) > 0 && !asksAboutAsking(body.query) && !opts.questionHints?.skip(hintKey);
-  const [neighbours, facts, askingTop] = await Promise.all([
+  const [neighbours, facts] = await Promise.all([
     opts.neighbours && scope.userId ? sessionNeighbours(db, scope, anchors) : null,
-    speakerWeight > 0 || times.length || when || readContent
-      ? candidateFacts(db, scope.organizationId, fusedIds, { mentions: times.length > 0 || when, content: readContent })
+    speakerWeight > 0 || times.length || when || readContent || demoteQuestions
+      ? candidateFacts(db, scope.organizationId, fusedIds, {
+          mentions: times.length > 0 || when,
+          content: readContent,
+          asks: demoteQuestions,
+        })
       : null,
-    demoteQuestions ? askingMemories(db, scope.organizationId, fusedIds, deps.asksStatedWords) : null,
   ]);
+  const askingTop = demoteQuestions && facts ? askingOf(facts, deps.asksStatedWords) : null;
   // Loans come from the fused scores and the bonuses are added after them: a turn of the named
   // speaker, or of the named time, does not pass its bonus on to the turns beside it.
   if (neighbours) scores = withNeighbourContext(scores, neighbours, deps.neighbourWeight, deps.neighbourHops ?? 1);
