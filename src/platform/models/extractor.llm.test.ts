@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
+import { chatFailureCases, chatReply as chat } from '../../../test/llm-chat-cases.ts';
 import { useFakeJsonServer, type Reply as FakeReply, type Seen as FakeSeen } from '../../../test/fake-json-server.ts';
 import { DEFAULT_NODE_TYPES, ExtractorError, type GraphSchema } from './extractor.ts';
 import { chatCompletionsUrl, createLlmExtractor } from './extractor.llm.ts';
@@ -15,17 +16,6 @@ interface JsonSchema {
 }
 type Seen = FakeSeen<ChatBody>;
 type Reply = FakeReply<Seen['body']>;
-
-/** A chat-completions answer whose assistant message is `content`. */
-const chat = (content: string) => ({
-  status: 200,
-  body: {
-    id: 'c1',
-    object: 'chat.completion',
-    model: 'test-llm',
-    choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }],
-  },
-});
 
 const GOOD = {
   nodes: [
@@ -197,36 +187,12 @@ describe('LLM extractor (OpenAI-compatible chat completions)', () => {
     assert.equal(x.relationships.length, 3);
   });
 
-  it('gives up with a non-retryable bad_response after one failed repair', async () => {
-    reply = () => chat('I cannot help with that.');
-    await assert.rejects(make().extract(input), (err: unknown) => {
-      assert.ok(err instanceof ExtractorError);
-      assert.equal(err.code, 'bad_response');
-      assert.equal(err.retryable, false);
-      assert.match(err.message, /after one repair attempt: no JSON object found/);
-      return true;
-    });
-    assert.equal(seen.length, 2);
-  });
-
-  it('turns a 500 into a retryable error without retrying itself', async () => {
-    reply = () => ({ status: 500, body: { error: { message: 'model crashed' } } });
-    await assert.rejects(make().extract(input), (err: unknown) => {
-      assert.ok(err instanceof ExtractorError);
-      assert.equal(err.code, 'unavailable');
-      assert.equal(err.retryable, true);
-      assert.match(err.message, /llm:test-llm: POST .*\/v1\/chat\/completions answered 500: model crashed/);
-      return true;
-    });
-    assert.equal(seen.length, 1);
-  });
-
-  it('passes Retry-After of a 429 on', async () => {
-    reply = () => ({ status: 429, body: { error: 'slow down' }, headers: { 'retry-after': '2' } });
-    await assert.rejects(
-      make().extract(input),
-      (err: unknown) => err instanceof ExtractorError && err.retryable && err.retryAfterMs === 2000,
-    );
+  chatFailureCases<Seen['body']>({
+    call: () => make().extract(input),
+    errorClass: ExtractorError,
+    setReply: (r) => (reply = r),
+    seen,
+    unusable: 'I cannot help with that.',
   });
 
   it('reports a bad key as a non-retryable http_error', async () => {

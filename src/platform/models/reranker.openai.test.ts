@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { chatReply as chat } from '../../../test/llm-chat-cases.ts';
 import { useFakeJsonServer, type Reply as FakeReply, type Seen as FakeSeen } from '../../../test/fake-json-server.ts';
 import { createChatReranker, type ChatRerankerOptions } from './reranker.openai.ts';
 import { RerankerError } from './reranker.ts';
@@ -13,12 +14,6 @@ interface ChatBody {
 }
 type Seen = FakeSeen<ChatBody>;
 type Reply = FakeReply<ChatBody>;
-
-/** A chat-completions answer whose assistant message is `content`. */
-const chat = (content: string) => ({
-  status: 200,
-  body: { id: 'c1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content } }] },
-});
 
 /** The numbered candidates of the request's first user message: [number, text]. */
 const candidates = (s: Seen) =>

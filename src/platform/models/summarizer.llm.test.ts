@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
+import { chatFailureCases, chatReply as chat } from '../../../test/llm-chat-cases.ts';
 import { useFakeJsonServer, type Reply as FakeReply, type Seen as FakeSeen } from '../../../test/fake-json-server.ts';
 import { emptySummary, SummarizerError, type ConversationSummary, type SummaryTurn } from './summarizer.ts';
 import { createLlmSummarizer } from './summarizer.llm.ts';
@@ -13,17 +14,6 @@ interface ChatBody {
 }
 type Seen = FakeSeen<ChatBody>;
 type Reply = FakeReply<Seen['body']>;
-
-/** A chat-completions answer whose assistant message is `content`. */
-const chat = (content: string) => ({
-  status: 200,
-  body: {
-    id: 'c1',
-    object: 'chat.completion',
-    model: 'test-llm',
-    choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }],
-  },
-});
 
 const GOOD = {
   short_term: 'Ana asked Ben to review the limiter.',
@@ -162,37 +152,12 @@ describe('LLM summarizer (OpenAI-compatible chat completions)', () => {
     assert.equal(out.project_context.message_count, 2);
   });
 
-  it('gives up with a non-retryable bad_response after one failed repair', async () => {
-    reply = () => chat('Here is a summary: they talked.');
-    await assert.rejects(make().summarize(input), (err: unknown) => {
-      assert.ok(err instanceof SummarizerError);
-      assert.equal(err.code, 'bad_response');
-      assert.equal(err.retryable, false);
-      assert.match(err.message, /after one repair attempt: no JSON object found/);
-      return true;
-    });
-    assert.equal(seen.length, 2);
-  });
-
-  it('turns a 500 into a retryable error without retrying itself', async () => {
-    reply = () => ({ status: 500, body: { error: { message: 'model crashed' } } });
-    await assert.rejects(make().summarize(input), (err: unknown) => {
-      assert.ok(err instanceof SummarizerError);
-      assert.equal(err.code, 'unavailable');
-      assert.equal(err.retryable, true);
-      assert.match(err.message, /llm:test-llm: POST .*\/v1\/chat\/completions answered 500: model crashed/);
-      return true;
-    });
-    assert.equal(seen.length, 1);
-  });
-
-  it('passes Retry-After of a 429 on', async () => {
-    reply = () => ({ status: 429, body: { error: 'slow down' }, headers: { 'retry-after': '3' } });
-    await assert.rejects(
-      make().summarize(input),
-      (err: unknown) =>
-        err instanceof SummarizerError && err.code === 'unavailable' && err.retryable && err.retryAfterMs === 3000,
-    );
+  chatFailureCases<Seen['body']>({
+    call: () => make().summarize(input),
+    errorClass: SummarizerError,
+    setReply: (r) => (reply = r),
+    seen,
+    unusable: 'Here is a summary: they talked.',
   });
 
   it('reports a 400 as a permanent http_error', async () => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
+import { chatFailureCases, chatReply as chat } from '../../../test/llm-chat-cases.ts';
 import { useFakeJsonServer, type Reply as FakeReply, type Seen as FakeSeen } from '../../../test/fake-json-server.ts';
 import { createLlmUpdater } from './updater.llm.ts';
 import { UpdaterError, type UpdateQuestion } from './updater.ts';
@@ -19,12 +20,6 @@ interface JsonSchema {
 }
 type Seen = FakeSeen<ChatBody>;
 type Reply = FakeReply<Seen['body']>;
-
-/** A chat-completions answer whose assistant message is `content`. */
-const chat = (content: string) => ({
-  status: 200,
-  body: { id: 'c1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content } }] },
-});
 
 const QUESTION: UpdateQuestion = {
   content: 'I moved to Berlin last month.',
@@ -128,29 +123,19 @@ describe('LLM update decider (OpenAI-compatible chat completions)', () => {
     assert.equal(out.actions[0].action, 'update');
   });
 
-  it('rejects output still unusable after one repair with a non-retryable bad_response', async () => {
-    reply = () => chat('Sure, the first one is outdated.');
-    await assert.rejects(make().decide(QUESTION), (err: unknown) => {
-      assert.ok(err instanceof UpdaterError);
-      assert.equal(err.code, 'bad_response');
-      assert.equal(err.retryable, false);
-      assert.match(err.message, /after one repair attempt: no JSON object found/);
-      return true;
-    });
-    assert.equal(seen.length, 2);
+  chatFailureCases<Seen['body']>({
+    call: () => make().decide(QUESTION),
+    errorClass: UpdaterError,
+    setReply: (r) => (reply = r),
+    seen,
+    unusable: 'Sure, the first one is outdated.',
   });
 
-  it('turns a 500 into an unavailable UpdaterError, and times out', async () => {
-    reply = () => ({ status: 500, body: { error: { message: 'model crashed' } } });
-    await assert.rejects(
-      make().decide(QUESTION),
-      (err: unknown) =>
-        err instanceof UpdaterError && err.code === 'unavailable' && /500: model crashed/.test(err.message),
-    );
+  it('times out with a retryable unavailable', async () => {
     reply = () => 'hang';
     await assert.rejects(
       make({ timeoutMs: 100 }).decide(QUESTION),
-      (err: unknown) => err instanceof UpdaterError && /timed out after 100 ms/.test(err.message),
+      (err: unknown) => err instanceof UpdaterError && err.retryable && /timed out after 100 ms/.test(err.message),
     );
   });
 });
