@@ -1,18 +1,9 @@
-import { requireOwnOrganization, requirePermission, type Actor } from '../../shared/actor.ts';
-import { AppError } from '../../shared/errors.ts';
+import { requirePermission, type Actor } from '../../shared/actor.ts';
 import { newId } from '../../shared/ids.ts';
-import {
-  canonicalCategory,
-  normaliseAclEntry,
-  noLineage,
-  slotExamples,
-  toMemoryObject,
-  type MemoryObject,
-  type MemoryReader,
-} from '../memories/index.ts';
-import { requireSelf, type UserDirectory } from '../users/index.ts';
+import { noLineage, slotExamples, toMemoryObject, type MemoryObject, type MemoryReader } from '../memories/index.ts';
+import type { UserDirectory } from '../users/index.ts';
 import type { SearchBody } from './search.schemas.ts';
-import { logQuery, sharedWith, type SearchScope } from './search.store.ts';
+import { logQuery } from './search.store.ts';
 import { resultNodes } from './graph-signal.ts';
 import type { Logger } from '../../platform/log.ts';
 import { firstStage, type FirstStageDeps } from './first-stage.ts';
@@ -22,7 +13,8 @@ import { firstStageQuery } from './ranker.ts';
 import { rescaled, signalMultipliers, signalThresholds } from './rerank-shape.ts';
 import { feedbackRanked, type FeedbackBoosts } from './feedback-signal.ts';
 import { absenceHints } from './signal-tools.ts';
-import { asOfDate, startFactAnswer, truthOf } from './truth-stage.ts';
+import { startFactAnswer, truthOf } from './truth-stage.ts';
+import { resolveScope } from './scope.ts';
 
 /** The first stage's dependencies (first-stage.ts), and what the rest of a search needs. */
 export interface SearchDeps extends FirstStageDeps {
@@ -73,69 +65,6 @@ export function createSearchService(deps: SearchDeps) {
   // The attribute examples in the query embedder's space, embedded by the first search that needs them.
   const examples = slotExamples(deps.embedders.primary, deps.embedders.secondary, deps.modelsCacheDir);
 
-  /**
-   * The search's scope, and whether its candidates borrow from their thread neighbours (not
-   * when a memory-level filter is given: neighbours are not re-checked against it; nor for a
-   * structured graph query, which asks for its matches, and a match's neighbour is not one).
-   */
-  async function resolveScope(
-    actor: Actor,
-    body: SearchBody,
-  ): Promise<{ scope: SearchScope; neighbours: boolean } | null> {
-    // 422 like add and batch: the organization comes from the credential.
-    requireOwnOrganization(actor, body.organization_id);
-    if (actor.namespaceId && body.namespace_id && body.namespace_id !== actor.namespaceId) {
-      throw new AppError(403, 'This API key is limited to its namespace', { namespace_id: actor.namespaceId });
-    }
-    // An end user's own token searches as them only (403 for anyone else, existing or not).
-    await requireSelf(deps.users, db, actor, { userId: body.user_id, externalUserId: body.external_user_id });
-    // user_id (deprecated, internal) wins over external_user_id; with neither, the caller.
-    let user: { id: string; external_id: string | null } | undefined;
-    if (body.user_id) user = await deps.users.get(db, actor.organizationId, body.user_id);
-    else if (body.external_user_id)
-      user = await deps.users.findByExternalId(db, actor.organizationId, body.external_user_id);
-    else if (actor.userId) user = await deps.users.get(db, actor.organizationId, actor.userId);
-    const externalId = user?.external_id ?? (body.user_id ? undefined : body.external_user_id);
-    if (!user && !externalId) return null; // an unknown user has no memories
-    const namespaceId = actor.namespaceId ?? body.namespace_id ?? null;
-    // What ACLs may name this reader by (spec 2.4); an external id shared with before the
-    // user's first memory still counts.
-    const entities = [`organization:${actor.organizationId}`];
-    if (user) entities.push(`user:${user.id}`);
-    if (externalId) entities.push(`external_user:${externalId}`);
-    if (namespaceId) entities.push(`namespace:${namespaceId}`);
-    const metadata = body.metadata ? { ...body.metadata } : null;
-    if (metadata?.category !== undefined) metadata.category = canonicalCategory(metadata.category) as string;
-    const requireReaders = body.search_acl?.read?.map(normaliseAclEntry) ?? null;
-    const expands =
-      deps.neighbourWeight > 0 &&
-      !metadata &&
-      !requireReaders?.length &&
-      !body.omo_filter &&
-      !body.search_override &&
-      !body.as_of;
-    const shared = await sharedWith(db, {
-      organizationId: actor.organizationId,
-      namespaceId,
-      entities,
-      ownerId: user?.id ?? null,
-    });
-    if (!user && !shared.length) return null;
-    return {
-      scope: {
-        organizationId: actor.organizationId,
-        namespaceId,
-        userId: user?.id ?? null,
-        sharedIds: shared,
-        metadata,
-        requireReaders,
-        safety: body.omo_filter ?? null,
-        asOf: asOfDate(body.as_of),
-      },
-      neighbours: expands && !!user,
-    };
-  }
-
   return {
     /** Wait for the query-log writes in flight. */
     async close(): Promise<void> {
@@ -155,7 +84,7 @@ export function createSearchService(deps: SearchDeps) {
       // The query vector does not depend on the scope: with a threaded embedder it is computed
       // while the scope's SQL runs. A signal with weight 0 costs nothing (no embedding, no scan).
       const vector = deps.weights.dense > 0 ? settled(primary.embed([firstBody.query])) : null;
-      const resolved = await resolveScope(actor, body);
+      const resolved = await resolveScope(deps, actor, body);
       const scope = resolved?.scope ?? null;
       const limit = Math.min(200, body.limit ?? maxMemories);
       let memories: MemoryObject[] = [];
