@@ -9,7 +9,7 @@ import { startApp, testStores, type TestApp } from '../../../test/harness.ts';
 import { addTurns, post, searchContents } from '../../../test/memory-helpers.ts';
 import { askingWith, asksAboutAsking, onlyAsks } from './asks-signal.ts';
 import { withBonus } from './signal-tools.ts';
-import { askingOf, candidateFacts } from './candidates.store.ts';
+import { askingMemories, askingOf, candidateFacts } from './candidates.store.ts';
 import { sessionNeighbours } from './neighbours.store.ts';
 
 describe('onlyAsks', () => {
@@ -109,6 +109,10 @@ for (const store of testStores) {
       assert.deepEqual(await asking('org_of_someone_else', ids), { asking: new Set(), seen: false });
       assert.deepEqual(await asking(t.orgId, [ids[1]]), { asking: new Set(), seen: false });
       assert.deepEqual(await asking(t.orgId, []), { asking: new Set(), seen: false });
+      // Alone, when nothing else of the candidates is read: the same answers.
+      assert.deepEqual(await askingMemories(t.db, t.orgId, ids), { asking: new Set([ids[0]]), seen: true });
+      assert.deepEqual(await askingMemories(t.db, 'org_of_someone_else', ids), { asking: new Set(), seen: false });
+      assert.deepEqual(await askingMemories(t.db, t.orgId, [ids[1]]), { asking: new Set(), seen: false });
       const facts = await candidateFacts(t.db, t.orgId, ids, { mentions: false });
       assert.equal(facts.get(ids[0])?.asks, null);
       assert.match(

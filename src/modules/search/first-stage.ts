@@ -14,7 +14,7 @@ import { absentOf, fuse, type FusionWeights, type Retrieved } from './fusion.ts'
 import { graphContribution } from './graph-signal.ts';
 import type { SearchBody } from './search.schemas.ts';
 import { sessionNeighbours } from './neighbours.store.ts';
-import { askingOf, candidateFacts } from './candidates.store.ts';
+import { askingMemories, askingOf, candidateFacts } from './candidates.store.ts';
 import { askingWith, asksAboutAsking } from './asks-signal.ts';
 import { namingMemories } from './names-signal.ts';
 import { asksAboutPast, recounts } from './recounts-signal.ts';
@@ -166,17 +166,21 @@ export async function firstStage(
   const fusedIds = fused.map((f) => f.id);
   const demoteQuestions =
     (deps.asksWeight ?? 0) > 0 && !asksAboutAsking(body.query) && !opts.questionHints?.skip(hintKey);
-  const [neighbours, facts] = await Promise.all([
+  // Which candidates only ask is read with their facts when those are read anyway (one statement
+  // less, which PGlite would run after the other), else by a statement returning only those.
+  const readFacts = speakerWeight > 0 || times.length > 0 || when || readContent;
+  const [neighbours, facts, askingAlone] = await Promise.all([
     opts.neighbours && scope.userId ? sessionNeighbours(db, scope, anchors) : null,
-    speakerWeight > 0 || times.length || when || readContent || demoteQuestions
+    readFacts
       ? candidateFacts(db, scope.organizationId, fusedIds, {
           mentions: times.length > 0 || when,
           content: readContent,
           asks: demoteQuestions,
         })
       : null,
+    demoteQuestions && !readFacts ? askingMemories(db, scope.organizationId, fusedIds, deps.asksStatedWords) : null,
   ]);
-  const askingTop = demoteQuestions && facts ? askingOf(facts, deps.asksStatedWords) : null;
+  const askingTop = askingAlone ?? (demoteQuestions && facts ? askingOf(facts, deps.asksStatedWords) : null);
   // Loans come from the fused scores and the bonuses are added after them: a turn of the named
   // speaker, or of the named time, does not pass its bonus on to the turns beside it.
   if (neighbours) scores = withNeighbourContext(scores, neighbours, deps.neighbourWeight, deps.neighbourHops ?? 1);
