@@ -14,9 +14,8 @@ import { CATALOG_REFRESH } from './catalog.jobs.ts';
 import {
   bufferedRows,
   bufferSignals,
-  bufferSize,
   clearRefreshJob,
-  getCatalogRow,
+  catalogSnapshot,
   lockCatalogRow,
   setRefreshJob,
   trimBuffer,
@@ -117,10 +116,7 @@ export function createCatalogService({ db, domainFor }: { db: Db; domainFor: Dom
 
     /** The catalog and the newest buffered entries, for a domain response. */
     async forDomain(q: Queryable, org: string, domainId: string) {
-      const [row, recent] = await Promise.all([
-        getCatalogRow(q, org, domainId),
-        bufferedRows(q, org, domainId, RECENT_BUFFERED),
-      ]);
+      const { row, recent } = await catalogSnapshot(q, org, domainId, RECENT_BUFFERED);
       return {
         catalog: catalogView(row),
         catalog_buffer: recent.map((r) => ({ signals: r.signals, timestamp: iso(r.created_at)! })),
@@ -132,10 +128,7 @@ export function createCatalogService({ db, domainFor }: { db: Db; domainFor: Dom
       requirePermission(actor, 'read');
       const domain = await known(db, actor.organizationId, domainId);
       const id = domain.domain_id;
-      const [row, size] = await Promise.all([
-        getCatalogRow(db, actor.organizationId, id),
-        bufferSize(db, actor.organizationId, id),
-      ]);
+      const { row, size } = await catalogSnapshot(db, actor.organizationId, id, 0);
       return {
         domain_id: id,
         ...catalogView(row),

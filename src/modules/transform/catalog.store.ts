@@ -17,13 +17,41 @@ export interface BufferRow {
 
 const CATALOG = 'catalog, pending, refresh_job_id, last_refreshed, last_updated';
 
-/** The catalog row, or undefined before the domain's first transform or refresh. */
-export async function getCatalogRow(q: Queryable, org: string, domainId: string): Promise<CatalogRow | undefined> {
-  const rows = await q.query<CatalogRow>(
-    `SELECT ${CATALOG} FROM domain_catalogs WHERE organization_id = $1 AND domain_id = $2`,
-    [org, domainId],
+/**
+ * The catalog row (undefined before the domain's first transform or refresh), how many transforms
+ * its buffer holds, and the newest `recent` of them — in one statement, so one snapshot: read
+ * apart, a refresh committing between the reads showed a refreshed catalog beside the buffer it
+ * had just folded in (PostgreSQL, READ COMMITTED; the catalog test caught it under load).
+ */
+export async function catalogSnapshot(
+  q: Queryable,
+  org: string,
+  domainId: string,
+  recent: number,
+): Promise<{ row: CatalogRow | undefined; size: number; recent: BufferRow[] }> {
+  const [r] = await q.query<
+    Partial<CatalogRow> & {
+      found: boolean;
+      size: number;
+      recent: (Omit<BufferRow, 'created_at'> & { created_at: string })[];
+    }
+  >(
+    `SELECT c.organization_id IS NOT NULL AS found, ${CATALOG.split(', ')
+      .map((col) => `c.${col}`)
+      .join(', ')},
+       (SELECT count(*)::int FROM domain_catalog_buffer b WHERE b.organization_id = $1 AND b.domain_id = $2) AS size,
+       (SELECT coalesce(json_agg(x ORDER BY x.id DESC), '[]'::json) FROM
+          (SELECT id, signals, created_at FROM domain_catalog_buffer
+           WHERE organization_id = $1 AND domain_id = $2 ORDER BY id DESC LIMIT $3) x) AS recent
+     FROM (SELECT 1) AS one LEFT JOIN domain_catalogs c ON c.organization_id = $1 AND c.domain_id = $2`,
+    [org, domainId, recent],
   );
-  return rows[0];
+  const { found, size, recent: rows, ...row } = r;
+  return {
+    row: found ? (row as CatalogRow) : undefined,
+    size: Number(size),
+    recent: rows.map((b) => ({ ...b, created_at: new Date(b.created_at) })),
+  };
 }
 
 /**
@@ -82,14 +110,6 @@ export async function bufferedRows(q: Queryable, org: string, domainId: string, 
      ORDER BY id ${limit === undefined ? 'ASC' : 'DESC'} LIMIT $3`,
     [org, domainId, limit ?? null],
   );
-}
-
-export async function bufferSize(q: Queryable, org: string, domainId: string): Promise<number> {
-  const [{ n }] = await q.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM domain_catalog_buffer WHERE organization_id = $1 AND domain_id = $2',
-    [org, domainId],
-  );
-  return Number(n);
 }
 
 /** Record the queued refresh job of a catalog (its row is locked by the caller's transaction). */
