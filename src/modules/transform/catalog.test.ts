@@ -146,6 +146,13 @@ for (const store of testStores) {
       await worker.start();
       const after = await waitFor(async () => {
         const v = await part.service.catalog.view(actor(), 'scifact');
+        // Every view is one snapshot, taken while the refresh runs: the buffer is there until the
+        // catalog holds it, never both, never neither.
+        assert.deepEqual(
+          [v.total_documents, v.catalog_buffer_size],
+          v.last_refreshed ? [3, 0] : [0, 3],
+          'a view mid-refresh is before it or after it',
+        );
         return v.last_refreshed && v;
       });
       assert.equal(after.total_documents, 3);
