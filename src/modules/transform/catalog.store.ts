@@ -16,6 +16,10 @@ export interface BufferRow {
 }
 
 const CATALOG = 'catalog, pending, refresh_job_id, last_refreshed, last_updated';
+/** CATALOG of the row aliased `c`. */
+const C_CATALOG = CATALOG.split(', ')
+  .map((column) => `c.${column}`)
+  .join(', ');
 
 /**
  * The catalog row (undefined before the domain's first transform or refresh), how many transforms
@@ -36,9 +40,7 @@ export async function catalogSnapshot(
       recent: (Omit<BufferRow, 'created_at'> & { created_at: string })[];
     }
   >(
-    `SELECT c.organization_id IS NOT NULL AS found, ${CATALOG.split(', ')
-      .map((col) => `c.${col}`)
-      .join(', ')},
+    `SELECT c.organization_id IS NOT NULL AS found, ${C_CATALOG},
        (SELECT count(*)::int FROM domain_catalog_buffer b WHERE b.organization_id = $1 AND b.domain_id = $2) AS size,
        (SELECT coalesce(json_agg(x ORDER BY x.id DESC), '[]'::json) FROM
           (SELECT id, signals, created_at FROM domain_catalog_buffer
