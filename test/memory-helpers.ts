@@ -1,4 +1,5 @@
-import type { TestApp } from './harness.ts';
+import { after, before } from 'node:test';
+import { startApp, type TestApp, type TestStore } from './harness.ts';
 
 /** POST a JSON body with the app's key (or `key`). */
 export function post(t: TestApp, url: string, payload: unknown, key = t.key) {
@@ -44,4 +45,24 @@ export async function addTurns(
     });
     if (res.statusCode !== 200) throw new Error(`batch failed: ${res.statusCode} ${res.body}`);
   }
+}
+
+/** A search signal's tests' settings that leave it alone: no speaker bonus, questions keep their place. */
+export const SIGNAL_ALONE = { SEARCH_WEIGHT_ASKS: '0', SEARCH_WEIGHT_SPEAKER: '0', SEARCH_WEIGHT_SPEAKER_MANY: '0' };
+
+/**
+ * Two apps over fresh `store`s for a search signal's tests, started before and closed after the
+ * enclosing suite: `on` with `setting` at `value`, `off` with it at 0, both with `env` besides.
+ */
+export function signalOnAndOff(store: TestStore, setting: string, value: string, env: Record<string, string> = {}) {
+  const apps = {} as { on: TestApp; off: TestApp };
+  before(async () => {
+    apps.on = await startApp(store, { env: { ...env, [setting]: value } });
+    apps.off = await startApp(store, { env: { ...env, [setting]: '0' } });
+  });
+  after(async () => {
+    await apps.on.close();
+    await apps.off.close();
+  });
+  return apps;
 }

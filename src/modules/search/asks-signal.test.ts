@@ -3,10 +3,10 @@
  * the lowered scores, and through the search route on both stores a statement ranked above the
  * question that shares more of the query's words — unless the query is about what was asked.
  */
-import { describe, it, before, after } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startApp, testStores, type TestApp } from '../../../test/harness.ts';
-import { addTurns, post, searchContents } from '../../../test/memory-helpers.ts';
+import { testStores } from '../../../test/harness.ts';
+import { addTurns, post, searchContents, signalOnAndOff } from '../../../test/memory-helpers.ts';
 import { askingWith, asksAboutAsking, onlyAsks } from './asks-signal.ts';
 import { withBonus } from './signal-tools.ts';
 import { askingMemories, askingOf, candidateFacts } from './candidates.store.ts';
@@ -68,16 +68,7 @@ describe('onlyAsks', () => {
 
 for (const store of testStores) {
   describe(`memories that only ask [${store.name}]`, () => {
-    let t: TestApp;
-    let off: TestApp;
-    before(async () => {
-      t = await startApp(store, { env: { SEARCH_WEIGHT_ASKS: '0.5' } });
-      off = await startApp(store, { env: { SEARCH_WEIGHT_ASKS: '0' } });
-    });
-    after(async () => {
-      await t.close();
-      await off.close();
-    });
+    const apps = signalOnAndOff(store, 'SEARCH_WEIGHT_ASKS', '0.5');
 
     it('ranks the turn that answers above the question that shares the query words', async () => {
       const turns: [string, string][] = [
@@ -87,16 +78,17 @@ for (const store of testStores) {
         ['Melanie', 'The kids loved the dinosaur exhibit at the museum.'],
         ['Caroline', 'My support group meets on Tuesdays.'],
       ];
-      await addTurns([t, off], 'asks', turns);
+      await addTurns([apps.on, apps.off], 'asks', turns);
       const question = { query: 'What do you do to destress?', external_user_id: 'asks' };
-      assert.match((await searchContents(off, question))[0], /^Caroline said, "What do you do/);
-      assert.match((await searchContents(t, question))[0], /^Melanie said, "Running farther/);
+      assert.match((await searchContents(apps.off, question))[0], /^Caroline said, "What do you do/);
+      assert.match((await searchContents(apps.on, question))[0], /^Melanie said, "Running farther/);
       // A query about what was asked keeps the question where its words put it.
       const asked = { query: 'What did Caroline ask about how to destress?', external_user_id: 'asks' };
-      assert.match((await searchContents(t, asked))[0], /^Caroline said, "What do you do/);
+      assert.match((await searchContents(apps.on, asked))[0], /^Caroline said, "What do you do/);
     });
 
     it('reads which memories only ask within the organization', async () => {
+      const t = apps.on;
       const add = async (content: string) => {
         const res = await post(t, '/v1/memory', { content, external_user_id: 'asks-store' });
         return JSON.parse(res.body).data[0].memoryId as string;
@@ -111,7 +103,10 @@ for (const store of testStores) {
       assert.deepEqual(await asking(t.orgId, []), { asking: new Set(), seen: false });
       // Alone, when nothing else of the candidates is read: the same answers.
       assert.deepEqual(await askingMemories(t.db, t.orgId, ids), { asking: new Set([ids[0]]), seen: true });
-      assert.deepEqual(await askingMemories(t.db, 'org_of_someone_else', ids), { asking: new Set(), seen: false });
+      assert.deepEqual(await askingMemories(t.db, 'org_of_someone_else', ids), {
+        asking: new Set(),
+        seen: false,
+      });
       assert.deepEqual(await askingMemories(t.db, t.orgId, [ids[1]]), { asking: new Set(), seen: false });
       const facts = await candidateFacts(t.db, t.orgId, ids, { mentions: false });
       assert.equal(facts.get(ids[0])?.asks, null);

@@ -4,10 +4,10 @@
  * naming one above their turn that only talks around the kind, while a question for one thing
  * keeps the words' order.
  */
-import { describe, it, before, after } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startApp, testStores, type TestApp } from '../../../test/harness.ts';
-import { addTurns, searchContents } from '../../../test/memory-helpers.ts';
+import { testStores, type TestApp } from '../../../test/harness.ts';
+import { addTurns, searchContents, SIGNAL_ALONE, signalOnAndOff } from '../../../test/memory-helpers.ts';
 import { namesSomething, namingMemories } from './names-signal.ts';
 import { candidateFacts } from './candidates.store.ts';
 
@@ -46,18 +46,8 @@ describe('namesSomething', () => {
 
 for (const store of testStores) {
   describe(`names signal through search [${store.name}]`, () => {
-    let on: TestApp;
-    let off: TestApp;
-    before(async () => {
-      // The names bonus alone: no speaker bonus, questions keep their place.
-      const env = { SEARCH_WEIGHT_ASKS: '0', SEARCH_WEIGHT_SPEAKER: '0', SEARCH_WEIGHT_SPEAKER_MANY: '0' };
-      on = await startApp(store, { env: { ...env, SEARCH_WEIGHT_NAMES_MANY: '0.5' } });
-      off = await startApp(store, { env: { ...env, SEARCH_WEIGHT_NAMES_MANY: '0' } });
-    });
-    after(async () => {
-      await on.close();
-      await off.close();
-    });
+    // The names bonus alone.
+    const apps = signalOnAndOff(store, 'SEARCH_WEIGHT_NAMES_MANY', '0.5', SIGNAL_ALONE);
 
     it('lifts the turn that names a thing for a question asking for many things', async () => {
       const turns: [string, string][] = [
@@ -67,21 +57,21 @@ for (const store of testStores) {
         ['Tim', 'Pottery class was fun.'],
         ['John', 'Basketball practice ran late again.'],
       ];
-      await addTurns([on, off], 'traveller', turns, { labelled: true });
+      await addTurns([apps.on, apps.off], 'traveller', turns, { labelled: true });
       const ask = (app: TestApp, query: string) => searchContents(app, { query, external_user_id: 'traveller' });
-      assert.match((await ask(off, 'Which cities has Tim visited for travel?'))[0], /Travel is the best/);
-      assert.match((await ask(on, 'Which cities has Tim visited for travel?'))[0], /flew to Lisbon/);
+      assert.match((await ask(apps.off, 'Which cities has Tim visited for travel?'))[0], /Travel is the best/);
+      assert.match((await ask(apps.on, 'Which cities has Tim visited for travel?'))[0], /flew to Lisbon/);
       // One thing asked for: no bonus, the words' order stays.
-      assert.match((await ask(on, 'Which city did Tim visit for travel?'))[0], /Travel is the best/);
+      assert.match((await ask(apps.on, 'Which city did Tim visit for travel?'))[0], /Travel is the best/);
     });
 
     it("reads the beginning of a candidate's content only when asked to", async () => {
-      await addTurns([on], 'reader', [['Ana', 'I read Dune.']], { labelled: true });
-      const [row] = await on.db.query<{ id: string }>(`SELECT id FROM memories WHERE content LIKE 'Ana said%'`);
+      await addTurns([apps.on], 'reader', [['Ana', 'I read Dune.']], { labelled: true });
+      const [row] = await apps.on.db.query<{ id: string }>(`SELECT id FROM memories WHERE content LIKE 'Ana said%'`);
       const id = row.id;
-      assert.equal((await candidateFacts(on.db, on.orgId, [id], { mentions: false })).get(id)?.content, null);
+      assert.equal((await candidateFacts(apps.on.db, apps.on.orgId, [id], { mentions: false })).get(id)?.content, null);
       assert.equal(
-        (await candidateFacts(on.db, on.orgId, [id], { mentions: false, content: true })).get(id)?.content,
+        (await candidateFacts(apps.on.db, apps.on.orgId, [id], { mentions: false, content: true })).get(id)?.content,
         'Ana said, "I read Dune."',
       );
     });

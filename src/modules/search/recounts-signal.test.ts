@@ -4,10 +4,10 @@
  * turn telling what happened above a turn reacting in the same words, while a question in the
  * present, or memories without speakers, keep the words' order.
  */
-import { describe, it, before, after } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startApp, testStores, type TestApp } from '../../../test/harness.ts';
-import { addTurns, post, searchContents } from '../../../test/memory-helpers.ts';
+import { testStores, type TestApp } from '../../../test/harness.ts';
+import { addTurns, post, searchContents, SIGNAL_ALONE, signalOnAndOff } from '../../../test/memory-helpers.ts';
 import { asksAboutPast, recounts } from './recounts-signal.ts';
 
 describe('recounts', () => {
@@ -42,18 +42,8 @@ describe('recounts', () => {
 
 for (const store of testStores) {
   describe(`recounting turns through search [${store.name}]`, () => {
-    let on: TestApp;
-    let off: TestApp;
-    before(async () => {
-      // The recounting bonus alone: no speaker bonus, questions keep their place.
-      const env = { SEARCH_WEIGHT_ASKS: '0', SEARCH_WEIGHT_SPEAKER: '0', SEARCH_WEIGHT_SPEAKER_MANY: '0' };
-      on = await startApp(store, { env: { ...env, SEARCH_WEIGHT_RECOUNTS: '0.5' } });
-      off = await startApp(store, { env: { ...env, SEARCH_WEIGHT_RECOUNTS: '0' } });
-    });
-    after(async () => {
-      await on.close();
-      await off.close();
-    });
+    // The recounting bonus alone.
+    const apps = signalOnAndOff(store, 'SEARCH_WEIGHT_RECOUNTS', '0.5', SIGNAL_ALONE);
 
     it('lifts the turn that tells what happened for a question about the past', async () => {
       const turns: [string, string][] = [
@@ -62,12 +52,12 @@ for (const store of testStores) {
         ['Anna', 'Basketball practice ran late again.'],
         ['Ben', 'Swimming with the kids today.'],
       ];
-      await addTurns([on, off], 'potters', turns, { labelled: true });
+      await addTurns([apps.on, apps.off], 'potters', turns, { labelled: true });
       const ask = (app: TestApp, query: string) => searchContents(app, { query, external_user_id: 'potters' });
-      assert.match((await ask(off, 'What did they make in the pottery class?'))[0], /pottery is so great/);
-      assert.match((await ask(on, 'What did they make in the pottery class?'))[0], /made two bowls/);
+      assert.match((await ask(apps.off, 'What did they make in the pottery class?'))[0], /pottery is so great/);
+      assert.match((await ask(apps.on, 'What did they make in the pottery class?'))[0], /made two bowls/);
       // A question in the present: no bonus.
-      assert.match((await ask(on, 'What do they make in the pottery class?'))[0], /pottery is so great/);
+      assert.match((await ask(apps.on, 'What do they make in the pottery class?'))[0], /pottery is so great/);
     });
 
     it('leaves memories without a speaker as they are', async () => {
@@ -76,10 +66,10 @@ for (const store of testStores) {
         'Last week I tried a pottery class and made two bowls.',
         'Basketball practice ran late again.',
       ]) {
-        const res = await post(on, '/v1/memory', { content, external_user_id: 'notes' });
+        const res = await post(apps.on, '/v1/memory', { content, external_user_id: 'notes' });
         assert.equal(res.statusCode, 200, res.body);
       }
-      const got = await searchContents(on, {
+      const got = await searchContents(apps.on, {
         query: 'What did I make in the pottery class?',
         external_user_id: 'notes',
       });
