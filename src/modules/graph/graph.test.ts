@@ -377,6 +377,37 @@ for (const store of testStores) {
       assert.ok(agentic >= 0 && (plain < 0 || agentic < plain), `ranked ${agentic} with the graph, ${plain} without`);
     });
 
+    it("agentic graph search walks the searcher's own relationships, not another user's", async () => {
+      const ivan = (content: string) => add({ content, external_user_id: 'ivan' });
+      await ivan('Kofi Mensah likes sailing on weekends.');
+      // Words of the question, so that without the graph the target ranks below them.
+      await ivan('Something funny happened at the bakery today.');
+      await ivan('My company laptop needs an update.');
+      await ivan('Nobody knows what happened at the meeting.');
+      const target = await ivan('Orvane Systems postponed the product launch to May.');
+      // Another user of the organization relates the two (one shared node each).
+      await add({ content: 'Kofi Mensah works at Orvane Systems.', external_user_id: 'jade' });
+      const rank = async (agentic: boolean) => {
+        const res = await post(t, '/v1/memory/search?max_memories=10', {
+          query: "What happened at Kofi Mensah's company?",
+          external_user_id: 'ivan',
+          enable_agentic_graph: agentic,
+        });
+        assert.equal(res.statusCode, 200, res.body);
+        return res
+          .json()
+          .data.memories.map((m: { id: string }) => m.id)
+          .indexOf(target);
+      };
+      const lifted = (agentic: number, plain: number) => agentic >= 0 && (plain < 0 || agentic < plain);
+      const [before, plainBefore] = [await rank(true), await rank(false)];
+      assert.ok(!lifted(before, plainBefore), `jade's relationship lifted it: ${before} against ${plainBefore}`);
+      // Said by the searcher, the same relationship is theirs to walk.
+      await ivan('Kofi Mensah works at Orvane Systems.');
+      const [after, plainAfter] = [await rank(true), await rank(false)];
+      assert.ok(lifted(after, plainAfter), `ranked ${after} with the graph, ${plainAfter} without`);
+    });
+
     it('search_override runs a structured graph query: pattern, direction, filters, return_properties', async () => {
       const ask = (override: object, key = t.key) =>
         post(

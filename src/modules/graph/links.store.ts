@@ -60,7 +60,8 @@ export async function linkOwnMemoryNode(
   nodeId: string,
 ): Promise<void> {
   await tx.query(
-    'INSERT INTO memory_nodes (memory_id, node_id, organization_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+    `INSERT INTO memory_nodes (memory_id, node_id, organization_id, user_id)
+     SELECT $1, $2, $3, user_id FROM memories WHERE id = $1 ON CONFLICT DO NOTHING`,
     [memoryId, nodeId, organizationId],
   );
 }

@@ -79,6 +79,7 @@ export async function graphSignal(
   const links = await graph.graphLinks(
     db,
     matched.map((n) => n.id),
+    scope,
     { perSeed: PER_SEED, nodes: MAX_NODES, maxDegree: MAX_DEGREE },
   );
   const wanted = answerTypes(query);

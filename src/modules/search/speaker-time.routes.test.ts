@@ -57,8 +57,8 @@ for (const store of testStores) {
         [t.orgId],
       );
       await t.db.query(
-        `INSERT INTO memory_nodes (memory_id, node_id, organization_id)
-         VALUES ($1, 'node_june', $2), ($1, 'node_lisbon', $2)`,
+        `INSERT INTO memory_nodes (memory_id, node_id, organization_id, user_id)
+         SELECT $1, n, $2, user_id FROM memories, unnest(ARRAY['node_june', 'node_lisbon']) n WHERE id = $1`,
         [ids[0], t.orgId],
       );
       const again = await candidateFacts(t.db, t.orgId, ids, { mentions: true });
@@ -149,7 +149,8 @@ for (const store of testStores) {
           [app.orgId],
         );
         await app.db.query(
-          `INSERT INTO memory_nodes (memory_id, node_id, organization_id) VALUES ($1, 'node_w23', $2)`,
+          `INSERT INTO memory_nodes (memory_id, node_id, organization_id, user_id)
+           SELECT $1, 'node_w23', $2, user_id FROM memories WHERE id = $1`,
           [row.id, app.orgId],
         );
       }
