@@ -354,6 +354,24 @@ for (const store of testStores) {
       );
     });
 
+    /** Where `target` ranks for `user`'s `query` with the agentic walk and without it (-1: not in the top 10). */
+    const ranks = async (user: string, query: string, target: string) => {
+      const rank = async (agentic: boolean) => {
+        const res = await post(t, '/v1/memory/search?max_memories=10', {
+          query,
+          external_user_id: user,
+          enable_agentic_graph: agentic,
+        });
+        assert.equal(res.statusCode, 200, res.body);
+        return res
+          .json()
+          .data.memories.map((m: { id: string }) => m.id)
+          .indexOf(target);
+      };
+      const [agentic, plain] = [await rank(true), await rank(false)];
+      return { agentic, plain, lifted: agentic >= 0 && (plain < 0 || agentic < plain) };
+    };
+
     it('agentic graph search reaches a memory through a related entity', async () => {
       // Its own user and names, so earlier tests' memories do not compete.
       const hugo = (content: string) => add({ content, external_user_id: 'hugo' });
@@ -363,18 +381,8 @@ for (const store of testStores) {
       await hugo('I need to renew my passport before the trip.');
       // Never names Marta: only the graph (Marta -WORKS_AT-> Zentrix Labs) connects it.
       const target = await hugo('Zentrix Labs postponed the product launch to May.');
-      const ask = async (agentic: boolean) => {
-        const res = await post(t, '/v1/memory/search?max_memories=10', {
-          query: "What happened at Marta Lopes's company?",
-          external_user_id: 'hugo',
-          enable_agentic_graph: agentic,
-        });
-        assert.equal(res.statusCode, 200, res.body);
-        return res.json().data.memories.map((m: { id: string }) => m.id);
-      };
-      const plain = (await ask(false)).indexOf(target);
-      const agentic = (await ask(true)).indexOf(target);
-      assert.ok(agentic >= 0 && (plain < 0 || agentic < plain), `ranked ${agentic} with the graph, ${plain} without`);
+      const r = await ranks('hugo', "What happened at Marta Lopes's company?", target);
+      assert.ok(r.lifted, `ranked ${r.agentic} with the graph, ${r.plain} without`);
     });
 
     it("agentic graph search walks the searcher's own relationships, not another user's", async () => {
@@ -387,25 +395,13 @@ for (const store of testStores) {
       const target = await ivan('Orvane Systems postponed the product launch to May.');
       // Another user of the organization relates the two (one shared node each).
       await add({ content: 'Kofi Mensah works at Orvane Systems.', external_user_id: 'jade' });
-      const rank = async (agentic: boolean) => {
-        const res = await post(t, '/v1/memory/search?max_memories=10', {
-          query: "What happened at Kofi Mensah's company?",
-          external_user_id: 'ivan',
-          enable_agentic_graph: agentic,
-        });
-        assert.equal(res.statusCode, 200, res.body);
-        return res
-          .json()
-          .data.memories.map((m: { id: string }) => m.id)
-          .indexOf(target);
-      };
-      const lifted = (agentic: number, plain: number) => agentic >= 0 && (plain < 0 || agentic < plain);
-      const [before, plainBefore] = [await rank(true), await rank(false)];
-      assert.ok(!lifted(before, plainBefore), `jade's relationship lifted it: ${before} against ${plainBefore}`);
+      const question = "What happened at Kofi Mensah's company?";
+      const before = await ranks('ivan', question, target);
+      assert.ok(!before.lifted, `jade's relationship lifted it: ${before.agentic} against ${before.plain}`);
       // Said by the searcher, the same relationship is theirs to walk.
       await ivan('Kofi Mensah works at Orvane Systems.');
-      const [after, plainAfter] = [await rank(true), await rank(false)];
-      assert.ok(lifted(after, plainAfter), `ranked ${after} with the graph, ${plainAfter} without`);
+      const after = await ranks('ivan', question, target);
+      assert.ok(after.lifted, `ranked ${after.agentic} with the graph, ${after.plain} without`);
     });
 
     it('search_override runs a structured graph query: pattern, direction, filters, return_properties', async () => {
