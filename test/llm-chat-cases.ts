@@ -2,7 +2,7 @@
  * What the tests of the JSON-answering chat adapters share (the LLM extractor, summarizer and
  * update decider, and the chat reranker's reply): an OpenAI chat-completions answer, and the
  * failure cases every one of them must handle alike — an unusable reply after one repair, a 500,
- * a 429 with Retry-After.
+ * a 429 with Retry-After, a server that never answers.
  */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
@@ -21,12 +21,12 @@ export const chatReply = (content: string) => ({
 });
 
 /**
- * The shared failure cases, as `it`s of the enclosing suite: `call` makes one adapter call,
- * `errorClass` is what the adapter throws, `setReply` sets the fake server's answer, `seen` is
- * its request log, and `unusable` a reply with no JSON in it.
+ * The shared failure cases, as `it`s of the enclosing suite: `call` makes one adapter call (with
+ * `timeoutMs` when given), `errorClass` is what the adapter throws, `setReply` sets the fake
+ * server's answer, `seen` is its request log, and `unusable` a reply with no JSON in it.
  */
 export function chatFailureCases<Body>(t: {
-  call: () => Promise<unknown>;
+  call: (timeoutMs?: number) => Promise<unknown>;
   errorClass: abstract new (...args: never[]) => ModelError<string>;
   setReply: (reply: Reply<Body>) => void;
   seen: unknown[];
@@ -72,6 +72,18 @@ export function chatFailureCases<Body>(t: {
         assert.equal(err.code, 'unavailable');
         assert.equal(err.retryable, true);
         assert.equal(err.retryAfterMs, 3000);
+      }),
+    );
+  });
+
+  it('times out with a retryable unavailable', async () => {
+    t.setReply(() => 'hang');
+    await assert.rejects(
+      t.call(100),
+      failsWith((err) => {
+        assert.equal(err.code, 'unavailable');
+        assert.equal(err.retryable, true);
+        assert.match(err.message, /timed out after 100 ms/);
       }),
     );
   });
