@@ -13,10 +13,10 @@ import {
   countNamespaceGraph,
   countNamespaceNodes,
   deleteNamespaceNodes,
-  graphLinks,
   matchNodes,
   nodesOfMemories,
 } from './graph.store.ts';
+import { graphLinks } from './walk.store.ts';
 import { graphsOfMemories } from './export.store.ts';
 import { graphPlanner } from './graph.validate.ts';
 import { overrideMatches } from './override.store.ts';
