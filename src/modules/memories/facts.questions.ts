@@ -11,38 +11,41 @@ import { QUESTION_SLOT, slotOf, type SlotExamples, type Vectors } from './facts.
 const NAMED: [string, RegExp][] = [
   [
     'residence',
-    /\b(?:live|lives|(?<!for a )living(?! room)|reside|resides|based(?! on)|city|town|hometown|address|neighbou?rhood|postcode|zip code|country|apartment|flat(?! white)|(?:move|moved) to|where(?:'s| is) (?:\w+(?:'s)? )?home)\b/,
+    /\b(?:live|lives|(?<!for a )living(?! room)|reside|resides|based(?! on)|city|town|hometown|address|neighbou?rhood|postcode|zip code|country|apartment|flat(?! white)|(?:move|moved) to|relocated|settled|located|where(?:'s| is) (?:\w+(?:'s)? )?home)\b/,
   ],
   [
     'employer',
-    /\b(?:employer|employed|employs|hired|company|firm|organi[sz]ation|workplace|job at|salary|paycheck|payroll|works? (?:for|at)|working (?:for|at)|where (?:do|does) \w+ work)\b/,
+    /\b(?:employer|employed|employs|hired|company|firm|organi[sz]ation|workplace|job at|salary|paycheck|payroll|startup|corporation|place of work|pays (?:\w+ )?(?:wages|salary)|works? (?:for|at)|working (?:for|at)|where (?:do|does) \w+ work)\b/,
   ],
   [
     'role',
-    /\b(?:role|job title|title at work|occupation|profession|career|line of work|for a living|job(?! at)|works? as|working as|position (?:do|does|am|is)|what (?:do|does) \w+ do(?: now| these days| at the moment| right now)?\s*\?)/,
+    /\b(?:role|job title|title at work|occupation|profession|career|line of work|for a living|for work|at work|promoted|job(?! at)|works? as|working as|position (?:do|does|am|is)|what (?:do|does) \w+ do(?: now| these days| at the moment| right now)?\s*\?)/,
   ],
   [
     'diet',
-    /\b(?:diet|dietary|vegetarian|vegan|pescatarian|flexitarian|omnivore|keto|paleo|meat|plant-based|eating habits|how (?:do|does) \w+ eat)\b/,
+    /\b(?:diet|dietary|vegetarian|vegan|pescatarian|flexitarian|omnivore|keto|paleo|meat|plant-based|veggie|animal products|dairy|eating habits|how (?:do|does) \w+ eat)\b/,
   ],
   [
     'partner',
-    /\b(?:partner|dating|dates|girlfriend|boyfriend|wife|husband|spouse|fianc[eé]e?|engaged|romantic|relationship|married|significant other|other half|love life|going out with|in love with|with whom|single|who (?:am|is|are) \w+ (?:seeing|with))\b/,
+    /\b(?:partner|dating|dates|girlfriend|boyfriend|wife|husband|spouse|fianc[eé]e?|engaged|romantic|relationship|married|significant other|other half|better half|love life|lover|sweetheart|going out with|in love with|with whom|single|who (?:am|is|are) \w+ (?:seeing|with))\b/,
   ],
   [
     'commute',
-    /\b(?:commutes?|commuting|(?:get|gets|go|goes|travel|travels) (?:in)?to (?:work|the office)|into the office|(?:way|journey|trip|ride) (?:in)?to (?:work|the office)|get(?:s)? around|transport|transportation)\b/,
+    /\b(?:commutes?|commuting|(?:get|gets|getting|go|goes|going|travel|travels|travelling|traveling|head|heads|heading) (?:in)?to (?:work|the office)|into the office|(?:way|journey|trip|ride) (?:in)?to (?:work|the office)|get(?:s)? around|transport|transportation|transit)\b/,
   ],
-  ['vehicle', /\b(?:car|drive|drives|driving|vehicle|automobile)\b/],
+  ['vehicle', /\b(?:car|drive|drives|driving|vehicle|automobile|wheels|behind the wheel|suv|sedan|hatchback)\b/],
   [
     'taste:food',
-    /\b(?:food|dish|meal|cuisine|(?<!how (?:do|does|did) \w+ )eat|eating|dinner|lunch|snack|dessert|cook(?:ed)? for)\b/,
+    /\b(?:food|dish|meal|cuisine|(?<!how (?:do|does|did) \w+ )eat|eating|dinner|lunch|snack|dessert|takeaway|takeout|restaurant|cook(?:ed)? for)\b/,
   ],
   // "café" apart: without the u flag \b does not follow an é.
-  ['taste:drink', /\b(?:drink|drinks|coffee|tea|cafe|caffeine|beverage|latte|espresso|order at)\b|\bcafé/],
+  [
+    'taste:drink',
+    /\b(?:drink|drinks|coffee|tea|cafe|caffeine|beverage|latte|espresso|brew|barista|cuppa|order at)\b|\bcafé/,
+  ],
   [
     'taste:music',
-    /\b(?:band|artist|music|musician|singer|songs?|albums?|listens?|listening|playlist|tunes|genre|concerts?|gigs?)\b/,
+    /\b(?:band|artist|music|musician|singer|songs?|albums?|listens?|listening|playlist|tunes|genre|concerts?|gigs?|vinyl|on repeat|streaming)\b/,
   ],
   ['tool:language', /\b(?:language|programming|codes? in|coding in|writes? code in|tech stack|stack)\b/],
   ['tool:editor', /\b(?:editor|ide)\b/],

@@ -145,7 +145,7 @@ export const TOOL_RULES: Rule[] = [
     slot: 'taste:drink',
     kind: 'phrase',
     fold: DRINKS,
-    family: /^taste:drink$/,
+    family: /^taste:(?:drink|food)$/,
     re: r(String.raw`(?<![\p{L}-])` + drink),
   },
   {

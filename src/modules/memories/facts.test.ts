@@ -124,6 +124,9 @@ describe('facts: what a memory states about single-valued attributes', () => {
       'no car of mine',
     );
     assert.deepEqual(claims('Loving my new Renault Zoe.', 'vehicle'), ['self|vehicle|renault zoe']);
+    // Food and drink are the classifier's most frequent confusion: a known drink decides between them.
+    assert.deepEqual(claims('My usual is a macchiato lately.', 'taste:food'), ['self|taste:drink|macchiato']);
+    assert.deepEqual(claims('My usual is a macchiato lately.', 'residence'), ['self|residence|']);
   });
 
   it('source code states nothing about its writer', () => {
@@ -237,6 +240,15 @@ describe('facts: the attribute a question asks about (facts.questions.ts)', () =
       ["What's Lee's tech stack?", ['tool:language']],
       ['Which mobile does Ada carry?', ['phone']],
       ['Where did Noor move to?', ['residence']],
+      ['Where has Ines relocated?', ['residence']],
+      ['What does Omar do for work?', ['role']],
+      ['Does Priya still avoid dairy?', ['diet']],
+      ["Who is Sam's better half?", ['partner']],
+      ['How is Ben getting to the office?', ['commute']],
+      ['What wheels does Mia have these days?', ['vehicle']],
+      ['Which takeaway does Leo always pick?', ['taste:food']],
+      ['What brew does Kim start the day with?', ['taste:drink']],
+      ['What has Zoe had on repeat?', ['taste:music']],
     ];
     for (const [q, want] of cases) assert.deepEqual(namedAttributes(q), want, q);
   });
