@@ -23,7 +23,7 @@
 import { loadConfig } from '../src/config.ts';
 import { embeddersFromConfig } from '../src/platform/models/index.ts';
 import { questionSlot, questionSubject, selfNamesOf, slotExamples } from '../src/modules/memories/index.ts';
-import { claimsOf } from '../src/modules/memories/facts.claims.ts';
+import { claimsOf, looseClaimsOf } from '../src/modules/memories/facts.claims.ts';
 import { SLOT, slotOf } from '../src/modules/memories/facts.classify.ts';
 import { statesCurrent } from '../src/modules/memories/facts.ts';
 import { retires } from '../src/modules/memories/truth.detect.ts';
@@ -46,6 +46,13 @@ const KINDS = process.env.TRUTH_KINDS === '1';
 const OWNER = process.env.TRUTH_OWNER !== '0';
 /** TRUTH_WHY=1: fact-answer misses counted by their first cause. */
 const WHY = process.env.TRUTH_WHY === '1';
+/**
+ * TRUTH_LOOSE=0: without loose statements (facts.claims.ts looseClaimsOf). With them, the search's
+ * page is taken to be the user's 10 memories nearest the question by the mixed similarity
+ * (bench:updates asks for 10).
+ */
+const LOOSE = process.env.TRUTH_LOOSE !== '0';
+const PAGE = 10;
 const ATTRIBUTE: Record<string, string> = {
   city: 'residence',
   partner: 'partner',
@@ -117,9 +124,14 @@ async function vectorsOf(texts: string[]) {
 
 const memVectors = await vectorsOf(data.memories.map((m) => m.content));
 const claims = new Map<string, Fact[]>();
+/** Loose statements (truth.ts keeps them apart: they retire nothing and answer from the page only). */
+const looseClaims = new Map<string, Fact[]>();
 data.memories.forEach((m, i) => {
   const slot = slotOf(memVectors[i], examples);
-  claims.set(m.key, claimsOf(m.content, { selfNames: selfNamesOf(external(m.user)), slot }));
+  const selfNames = selfNamesOf(external(m.user));
+  claims.set(m.key, claimsOf(m.content, { selfNames, slot }));
+  if (LOOSE && !claims.get(m.key)!.length)
+    looseClaims.set(m.key, looseClaimsOf(m.content, memVectors[i], examples, selfNames));
 });
 
 // Supersession replayed per user in time order, as truth.ts settles it: a memory retires every
@@ -221,7 +233,26 @@ current.forEach((q, i) => {
     mine.filter((m) => claims.get(m.key)!.some((c) => who.includes(c.subject) && c.slot === slot));
   let stating = statedBy(subject ? sameSubjects(subject, owner, unknown) : []);
   if (!stating.length && fallback && OWNER) stating = statedBy(fallback);
-  const stated = stating.filter((m) => !retiredBy.has(m.key)).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  const newest = (ms: typeof mine) =>
+    ms.filter((m) => !retiredBy.has(m.key)).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  const stated = newest(stating);
+  // A loose statement newer than the answer goes first when it is on the page (truth-stage.ts).
+  const who = subject ? sameSubjects(subject, owner, unknown) : [];
+  const page = new Set(
+    [...mine]
+      .sort((a, b) => similarity(qVectors[i], b) - similarity(qVectors[i], a))
+      .slice(0, PAGE)
+      .map((m) => m.key),
+  );
+  const newer = newest(
+    mine.filter(
+      (m) =>
+        page.has(m.key) &&
+        (!stated[0] || m.createdAt > stated[0].createdAt) &&
+        (looseClaims.get(m.key) ?? []).some((c) => c.slot === slot && who.includes(ownSubject(c.subject, owner))),
+    ),
+  );
+  if (newer.length) stated.unshift(newer[0]);
   const hit = stated[0]?.key === q.expected;
   count(
     'fact answer',
@@ -231,6 +262,20 @@ current.forEach((q, i) => {
   );
   if (WHY && !hit) count(`  miss: ${whyMissed(q, slot, stated[0]?.key)}`, q.set, true);
 });
+
+/** The mixed similarity of a question and a memory (0.7 USE lite + 0.3 GloVe SIF, as the classifier's). */
+function similarity(q: (typeof memVectors)[number], m: (typeof data.memories)[number]): number {
+  const v = memVectors[data.memories.indexOf(m)];
+  const cos = (a: number[], b: number[]) => {
+    let ab = 0;
+    let aa = 0;
+    let bb = 0;
+    for (let j = 0; j < a.length; j++) [ab, aa, bb] = [ab + a[j] * b[j], aa + a[j] * a[j], bb + b[j] * b[j]];
+    return ab / Math.sqrt(aa * bb || 1);
+  };
+  const second = q.secondary && v.secondary ? cos(q.secondary.vector, v.secondary.vector) : 0;
+  return 0.7 * cos(q.primary.vector, v.primary.vector) + 0.3 * second;
+}
 
 /** Why a current-value question's replayed answer missed: the first cause on the way. */
 function whyMissed(q: (typeof current)[number], slot: string | null, got: string | undefined): string {

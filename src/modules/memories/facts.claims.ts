@@ -4,6 +4,7 @@
  * meaning is nearest to (facts.classify.ts) as a claim of "some value" of it. Supersession
  * (truth.ts) compares claims of the same subject and attribute.
  */
+import { LOOSE, slotOf, type SlotExamples, type Vectors } from './facts.classify.ts';
 import { readFacts, sentenceSubject, statesCurrent, type Fact } from './facts.ts';
 import { othersStateFrom, speakerOf } from './facts.subject.ts';
 
@@ -117,6 +118,23 @@ export function claimsOf(content: string, opts: { selfNames?: string[]; slot?: s
       facts.push({ subject, slot: opts.slot, value: SOME_VALUE, negated: false });
   }
   return writerless ? facts.filter((f) => f.subject !== writer) : facts;
+}
+
+/**
+ * A loose statement: for a memory of which nothing was read (`claimsOf` found no claim), the
+ * attribute the mixed similarity names though the primary embedder alone disagrees (facts.classify.ts
+ * LOOSE), with the same rules of whose it is. "Sorted out my new address in Seattle with the bank
+ * today" is near residence by its words' vectors while USE lite alone calls it something else.
+ * Such a reading is too weak to retire an older fact (the agreement check keeps false
+ * supersession down: docs/truth.md), so it never does; search lets it answer only from its own
+ * page (fact-answer.ts).
+ */
+export function looseClaimsOf(content: string, v: Vectors, examples: SlotExamples, selfNames?: string[]): Fact[] {
+  const slot = slotOf(v, examples, LOOSE);
+  if (!slot) return [];
+  return claimsOf(content, { selfNames, slot })
+    .filter((f) => f.slot === slot)
+    .map((f) => ({ ...f, loose: true }));
 }
 
 /**

@@ -22,6 +22,8 @@ import { IMPLIED_EXAMPLES } from './facts.slots.implied.ts';
  * the share of the vote the attribute needs (more than half).
  */
 export const SLOT = { k: 5, min: 0.6, mixed: 0.6, share: 0.5, questions: false };
+/** A loose statement (facts.claims.ts looseClaimsOf): the statements' vote without the agreement check. */
+export const LOOSE = { ...SLOT, alone: true };
 /**
  * Questions are further from the statements than another statement is ("Where does Maya live?"
  * against "I live in Chicago."), so they need less similarity to name the attribute asked about.
@@ -61,6 +63,8 @@ type At = {
   questions: boolean;
   /** Only these attributes' examples vote (a question that names several; facts.questions.ts). */
   only?: string[];
+  /** Skip the primary embedder's agreement (a search-time reading that retires nothing). */
+  alone?: boolean;
 };
 
 /**
@@ -87,7 +91,7 @@ export function slotOf(v: Vectors, examples: Examples, at: At = SLOT) {
     mixed.push(s ? MIX.primary * d + MIX.secondary * dot(s, examples.secondary!.vectors[i]) : d);
   });
   const slot = vote(voters, mixed, examples.slots, s ? at.mixed : at.min, at);
-  if (!slot || !s || at.questions) return slot;
+  if (!slot || !s || at.questions || at.alone) return slot;
   // The agreement check asks which attribute, not how close: no similarity floor.
   return vote(voters, primary, examples.slots, 0, at) === slot ? slot : null;
 }

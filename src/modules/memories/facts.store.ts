@@ -15,10 +15,10 @@ export async function insertFacts(tx: Queryable, organizationId: string, items: 
   if (!rows.length) return;
   const col = <T>(g: (r: (typeof rows)[number]) => T) => rows.map(g);
   await tx.query(
-    `INSERT INTO memory_facts (memory_id, organization_id, user_id, namespace_id, subject, slot, value, negated, at)
-     SELECT x.memory_id, $1, x.usr, x.ns, x.subject, x.slot, x.value, x.negated, x.at
+    `INSERT INTO memory_facts (memory_id, organization_id, user_id, namespace_id, subject, slot, value, negated, at, loose)
+     SELECT x.memory_id, $1, x.usr, x.ns, x.subject, x.slot, x.value, x.negated, x.at, x.loose
      FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::boolean[],
-                 $9::timestamptz[]) AS x(memory_id, usr, ns, subject, slot, value, negated, at)
+                 $9::timestamptz[], $10::boolean[]) AS x(memory_id, usr, ns, subject, slot, value, negated, at, loose)
      ON CONFLICT DO NOTHING`,
     [
       organizationId,
@@ -30,6 +30,7 @@ export async function insertFacts(tx: Queryable, organizationId: string, items: 
       col((r) => r.f.value),
       col((r) => r.f.negated),
       col((r) => r.i.at.toISOString()),
+      col((r) => !!r.f.loose),
     ],
   );
 }
@@ -46,7 +47,8 @@ export interface StoredFact extends Fact, Owner {
 
 /**
  * The facts of the owners' other memories that share a subject and a slot with `facts` (or a
- * value, for facts of any slot `*`).
+ * value, for facts of any slot `*`). Loose statements are never compared: they retire nothing
+ * and nothing retires them (truth.ts).
  */
 export async function relatedFacts(tx: Queryable, organizationId: string, items: OwnedFacts[]): Promise<StoredFact[]> {
   const keys = items.flatMap((i) => i.facts.map((f) => ({ i, f })));
@@ -65,7 +67,7 @@ export async function relatedFacts(tx: Queryable, organizationId: string, items:
      FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS k(usr, ns, subject, slot, value)
      JOIN memory_facts f ON f.organization_id = $1 AND f.user_id = k.usr AND f.subject = k.subject
        AND (CASE WHEN k.slot = '*' THEN f.value = k.value ELSE f.slot = k.slot END)
-     WHERE f.namespace_id IS NOT DISTINCT FROM k.ns`,
+     WHERE f.namespace_id IS NOT DISTINCT FROM k.ns AND NOT f.loose`,
     [
       organizationId,
       keys.map((k) => k.i.userId),
@@ -92,7 +94,7 @@ export async function factsOf(tx: Queryable, memoryIds: string[]): Promise<Map<s
   const out = new Map<string, Fact[]>();
   if (!memoryIds.length) return out;
   const rows = await tx.query<Fact & { memory_id: string }>(
-    'SELECT memory_id, subject, slot, value, negated FROM memory_facts WHERE memory_id = ANY($1::text[])',
+    'SELECT memory_id, subject, slot, value, negated FROM memory_facts WHERE memory_id = ANY($1::text[]) AND NOT loose',
     [memoryIds],
   );
   for (const r of rows) {

@@ -34,6 +34,12 @@ export interface Fact {
   ambiguous?: boolean;
   /** A known name mentioned without a verb: stands only where the meaning is of this family. */
   family?: RegExp;
+  /**
+   * A loose statement (facts.claims.ts looseClaimsOf): read by the mixed similarity alone. It
+   * never retires, is never retired and never names the owner; it may answer a question only
+   * from the search's own page.
+   */
+  loose?: boolean;
 }
 
 const OWN_RULES: Rule[] = [...WORK_AND_HOME_RULES, ...JOB_RULES, ...LIFE_RULES, ...TOOL_RULES];

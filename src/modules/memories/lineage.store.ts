@@ -38,24 +38,36 @@ export async function lineageOf(db: Queryable, organizationId: string, ids: stri
 }
 
 /**
- * The owner's memories that state `slot` of `subject`, newest first (as of `asOf`, when given).
+ * The owner's memories that state `slot` of `subject`, newest first (as of `asOf`, when given):
+ * the 20 newest that state it and the 10 newest loose statements of it (`loose`: facts.claims.ts).
  * The owner is one person under two subjects when their memories call them by a name, and a
  * question naming someone their memories never mention asks about the owner (facts.owner.ts).
  */
 export async function statementsOf(
   db: Queryable,
   q: { organizationId: string; userId: string; subject: string; slot: string; asOf: Date | null },
-): Promise<{ memoryId: string; at: Date; valued: boolean }[]> {
+): Promise<{ memoryId: string; at: Date; valued: boolean; loose: boolean }[]> {
   const { subjects, fallback } = await subjectsFor(db, q);
   const of = async (who: string[]) =>
-    db.query<{ memory_id: string; at: Date; valued: boolean }>(
-      `SELECT memory_id, max(at) AS at, bool_or(value <> '') AS valued FROM memory_facts
-       WHERE organization_id = $1 AND user_id = $2 AND subject = ANY($3::text[]) AND slot = $4
-         AND ($5::timestamptz IS NULL OR at <= $5)
-       GROUP BY memory_id ORDER BY max(at) DESC, memory_id DESC LIMIT 20`,
+    db.query<{ memory_id: string; at: Date; valued: boolean; loose: boolean }>(
+      `SELECT * FROM (
+         SELECT memory_id, max(at) AS at, bool_or(value <> '') AS valued, false AS loose FROM memory_facts
+         WHERE organization_id = $1 AND user_id = $2 AND subject = ANY($3::text[]) AND slot = $4 AND NOT loose
+           AND ($5::timestamptz IS NULL OR at <= $5)
+         GROUP BY memory_id ORDER BY max(at) DESC, memory_id DESC LIMIT 20) s
+       UNION ALL
+       SELECT * FROM (
+         SELECT memory_id, max(at) AS at, bool_or(value <> '') AS valued, true AS loose FROM memory_facts
+         WHERE organization_id = $1 AND user_id = $2 AND subject = ANY($3::text[]) AND slot = $4 AND loose
+           AND ($5::timestamptz IS NULL OR at <= $5)
+         GROUP BY memory_id ORDER BY max(at) DESC, memory_id DESC LIMIT 10) l
+       ORDER BY at DESC, memory_id DESC`,
       [q.organizationId, q.userId, who, q.slot, q.asOf ? q.asOf.toISOString() : null],
     );
   let rows = await of(subjects);
-  if (!rows.length && fallback) rows = await of(fallback);
-  return rows.map((r) => ({ memoryId: r.memory_id, at: new Date(r.at), valued: r.valued }));
+  if (!rows.some((r) => !r.loose) && fallback) {
+    const other = await of(fallback);
+    if (other.length) rows = other;
+  }
+  return rows.map((r) => ({ memoryId: r.memory_id, at: new Date(r.at), valued: r.valued, loose: r.loose }));
 }

@@ -39,12 +39,12 @@ export async function nameSubjects(
   }>(
     `WITH named AS (
        SELECT user_id, subject, count(DISTINCT memory_id)::int AS memories FROM memory_facts
-       WHERE organization_id = $1 AND user_id = ANY($2::text[])
+       WHERE organization_id = $1 AND user_id = ANY($2::text[]) AND NOT loose
          AND subject <> 'self' AND subject ~ '^[[:alpha:]][[:alpha:]''-]*$'
        GROUP BY user_id, subject
      ), vals AS (
        SELECT DISTINCT user_id, value FROM memory_facts
-       WHERE organization_id = $1 AND user_id = ANY($2::text[]) AND value ~ '^[[:alpha:]][[:alpha:]''-]*$'
+       WHERE organization_id = $1 AND user_id = ANY($2::text[]) AND NOT loose AND value ~ '^[[:alpha:]][[:alpha:]''-]*$'
      ), ranked AS (
        SELECT n.user_id, n.subject, n.memories, v.value IS NOT NULL AS as_value,
               row_number() OVER (PARTITION BY n.user_id ORDER BY v.value IS NOT NULL, n.memories DESC, n.subject) AS rk
@@ -53,7 +53,7 @@ export async function nameSubjects(
      SELECT r.user_id, r.subject AS name, r.memories, r.as_value,
        CASE WHEN r.rk <= $3 AND NOT r.as_value THEN ARRAY(
          SELECT m.content FROM memory_facts g JOIN memories m ON m.id = g.memory_id
-         WHERE g.organization_id = $1 AND g.user_id = r.user_id AND g.subject = r.subject
+         WHERE g.organization_id = $1 AND g.user_id = r.user_id AND g.subject = r.subject AND NOT g.loose
            AND (m.content ILIKE '%my %' OR m.content ILIKE '%our %')
          LIMIT 50) END AS texts
      FROM ranked r`,

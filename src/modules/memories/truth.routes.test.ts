@@ -100,6 +100,42 @@ for (const store of testStores) {
       assert.deepEqual((await get(now.memoryId)).supersedes, [old.memoryId]);
     });
 
+    it('a memory only the mixed similarity reads is kept as a loose statement: it retires nothing', async () => {
+      const user = 'loose-truth';
+      const lisbon = await add({
+        content: 'I live in Lisbon.',
+        external_user_id: user,
+        metadata: { createdAt: '2023-01-10T00:00:00Z' },
+      });
+      // No rule reads it and USE lite alone calls it no residence; with GloVe it is near one.
+      const seattle = await add({
+        content: 'Sorted out my new address in Seattle with the bank today.',
+        external_user_id: user,
+        metadata: { createdAt: '2024-05-01T00:00:00Z' },
+      });
+      const facts = await t.db.query<{ memory_id: string; slot: string; loose: boolean }>(
+        'SELECT memory_id, slot, loose FROM memory_facts WHERE memory_id = ANY($1::text[]) ORDER BY at',
+        [[lisbon.memoryId, seattle.memoryId]],
+      );
+      assert.deepEqual(
+        facts.map((f) => [f.memory_id, f.slot, f.loose]),
+        [
+          [lisbon.memoryId, 'residence', false],
+          [seattle.memoryId, 'residence', true],
+        ],
+      );
+      assert.deepEqual(seattle.supersedes ?? [], [], 'a loose statement retires nothing');
+      assert.equal((await get(lisbon.memoryId)).superseded_by, null);
+      // And nothing retires it: a later statement of another city leaves it as it was.
+      const porto = await add({
+        content: 'I live in Porto.',
+        external_user_id: user,
+        metadata: { createdAt: '2025-01-10T00:00:00Z' },
+      });
+      assert.deepEqual(porto.supersedes, [lisbon.memoryId]);
+      assert.equal((await get(seattle.memoryId)).superseded_by, null);
+    });
+
     it('an older fact written later is itself the superseded one; supersede: off and explicit supersedes', async () => {
       const user = 'lee-truth';
       const current = await add({

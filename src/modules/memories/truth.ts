@@ -18,7 +18,7 @@
  */
 import type { Queryable } from '../../platform/db/index.ts';
 import { unprocessable } from '../../shared/errors.ts';
-import { claimsOf } from './facts.claims.ts';
+import { claimsOf, looseClaimsOf } from './facts.claims.ts';
 import { slotOf, type SlotExamples } from './facts.classify.ts';
 import { detectedSupersessions } from './truth.detect.ts';
 import type { ChunkData, MemoryRow } from './memories.store.ts';
@@ -123,21 +123,39 @@ export function createTruth(defaults: TruthDefaults, examples: (() => Promise<Sl
     async settle(tx: Queryable, organizationId: string, rows: MemoryRow[], items: TruthItem[], chunks: ChunkData[][]) {
       // Loaded before the transaction by the writers (prepare); here it is only awaited.
       const ex = examples ? await examples().catch(() => null) : null;
-      const slotOfRow = (i: number) => {
+      const vectorsOf = (i: number) => {
         const first = chunks[i][0];
         if (!ex || chunks[i].length !== 1 || !first.embedding || !first.embeddingModel) return null;
         const second =
           first.embedding2 && first.embedding2Model ? { model: first.embedding2Model, vector: first.embedding2 } : null;
-        return slotOf({ primary: { model: first.embeddingModel, vector: first.embedding }, secondary: second }, ex);
+        return { primary: { model: first.embeddingModel, vector: first.embedding }, secondary: second };
       };
+      const read = rows.map((row, i) => {
+        const v = vectorsOf(i);
+        const selfNames = selfNamesOf(items[i].externalUserId);
+        const facts = claimsOf(row.content, { selfNames, slot: v ? slotOf(v, ex!) : null });
+        // Nothing read: what the mixed similarity alone says is kept as a loose statement (facts.claims.ts).
+        return facts.length || !v ? facts : looseClaimsOf(row.content, v, ex!, selfNames);
+      });
+      await insertFacts(
+        tx,
+        organizationId,
+        rows.map((row, i) => ({
+          memoryId: row.id,
+          userId: row.user_id,
+          namespaceId: row.namespace_id,
+          at: effectiveAt(row),
+          facts: read[i],
+        })),
+      );
+      // Loose statements retire nothing and are retired by nothing.
       const owned: OwnedFacts[] = rows.map((row, i) => ({
         memoryId: row.id,
         userId: row.user_id,
         namespaceId: row.namespace_id,
         at: effectiveAt(row),
-        facts: claimsOf(row.content, { selfNames: selfNamesOf(items[i].externalUserId), slot: slotOfRow(i) }),
+        facts: read[i].filter((f) => !f.loose),
       }));
-      await insertFacts(tx, organizationId, owned);
       const links: Link[] = [];
       const order = new Map(rows.map((r, i) => [r.id, i]));
       // Later than: by effective time; a tie goes to the memory written later (this call's, in its order).

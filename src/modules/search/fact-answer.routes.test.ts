@@ -84,3 +84,57 @@ for (const store of testStores) {
     });
   });
 }
+
+/**
+ * A loose statement newer than the answer goes first when the search put it on its page, and the
+ * answer right after it; off the page it is no answer (truth-stage.ts).
+ */
+for (const store of testStores) {
+  describe(`a loose statement answers from the page only [${store.name}]`, () => {
+    for (const page of [10, 2]) {
+      it(`with ${page} results asked for`, async () => {
+        const t = await startApp(store);
+        try {
+          const user = 'fa-loose';
+          const add = async (content: string, createdAt: string) => {
+            const res = await post(t, '/v1/memory?skip_background_processing=true', {
+              content,
+              external_user_id: user,
+              metadata: { createdAt },
+            });
+            assert.equal(res.statusCode, 200, res.body);
+            return res.json().data[0].memoryId as string;
+          };
+          const lisbon = [await add('I live in Lisbon, and I love living here.', '2021-01-01T00:00:00Z')];
+          for (const [i, s] of ['Living in Lisbon is sunny.', 'Lisbon life: trams and tiles.'].entries())
+            lisbon.push(await add(s, `2021-0${i + 2}-01T00:00:00Z`));
+          const socks = await add('Bought new socks today.', '2024-01-01T00:00:00Z');
+          // As if the mixed similarity alone had read the socks as where the writer lives.
+          await t.db.query(
+            `INSERT INTO memory_facts
+               (memory_id, organization_id, user_id, namespace_id, subject, slot, value, negated, at, loose)
+             SELECT id, organization_id, user_id, namespace_id, 'self', 'residence', '', false, created_at, true
+             FROM memories WHERE id = $1`,
+            [socks],
+          );
+          const res = await post(t, `/v1/memory/search?max_memories=${page}`, {
+            query: 'Where do I live?',
+            external_user_id: user,
+          });
+          assert.equal(res.statusCode, 200, res.body);
+          const ids = (res.json().data.memories as { id: string }[]).map((m) => m.id);
+          // The answer itself is the newest Lisbon line that states where the writer lives.
+          if (page === 10) {
+            assert.equal(ids[0], socks, 'on the page: first');
+            assert.ok(lisbon.includes(ids[1]), 'then the answer');
+          } else {
+            assert.ok(lisbon.includes(ids[0]), 'off the page: the answer first');
+            assert.ok(!ids.includes(socks), 'the socks not brought in');
+          }
+        } finally {
+          await t.close();
+        }
+      });
+    }
+  });
+}

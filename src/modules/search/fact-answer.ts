@@ -31,11 +31,14 @@ export interface Question {
 /**
  * The answer, and whether its statement names a value ("I drive a Golf") or only speaks of the
  * attribute by meaning ("Parked in the usual spot again"): search trusts the second kind only
- * when it is one of the question's own candidates too (truth-stage.ts).
+ * when it is one of the question's own candidates too (truth-stage.ts). `newer`: loose
+ * statements (facts.claims.ts looseClaimsOf) newer than it, newest first, each an answer only if
+ * the search put it on its page; `id` is null when only those were found.
  */
 export interface FactAnswer {
-  id: string;
+  id: string | null;
   valued: boolean;
+  newer: string[];
 }
 
 export async function factAnswer(
@@ -80,6 +83,8 @@ export async function factAnswer(
     visibleMemories(db, scope, ids),
   ]);
   // Newest first: the first that was not replaced by then is the answer.
-  const found = stated.find((s) => readable.has(s.memoryId) && !currentOf(s.memoryId, lineage, asOf));
-  return found ? { id: found.memoryId, valued: found.valued } : null;
+  const standing = stated.filter((s) => readable.has(s.memoryId) && !currentOf(s.memoryId, lineage, asOf));
+  const found = standing.find((s) => !s.loose);
+  const newer = standing.filter((s) => s.loose && (!found || s.at > found.at)).map((s) => s.memoryId);
+  return found || newer.length ? { id: found?.memoryId ?? null, valued: !!found?.valued, newer } : null;
 }

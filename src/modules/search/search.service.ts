@@ -125,6 +125,7 @@ export function createSearchService(deps: SearchDeps) {
           body,
           await answering(),
           first.parts,
+          limit,
         );
         const ranked = truth.ranked.slice(0, depth);
         let top: { id: string; score: number; reranker?: number; features?: Record<string, number> }[] = ranked.map(

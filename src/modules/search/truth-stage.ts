@@ -52,12 +52,22 @@ export async function truthOf(
    * What startFactAnswer found: it goes first — a statement that names no value only when it is
    * one of the search's own candidates too (a chat turn read as "partner" by its meaning alone,
    * "Lucky you to have such an awesome family!", is no answer to "What is Caroline's identity?").
+   * A newer loose statement goes before it when it is on the page already (the first `page` of
+   * `ranked`): it reorders what the search shows, never brings in what it did not find.
    */
   found: FactAnswer | null,
   candidates: { has(id: string): boolean },
+  page: number,
 ) {
-  const answer = found && (found.valued || candidates.has(found.id)) ? found.id : null;
-  if (answer) ranked = [[answer, ranked[0]?.[1] ?? 1], ...ranked.filter(([id]) => id !== answer)];
+  const answer = found?.id && (found.valued || candidates.has(found.id)) ? found.id : null;
+  const shown = new Set(ranked.slice(0, page).map(([id]) => id));
+  const newer = found?.newer.find((id) => shown.has(id)) ?? null;
+  const first = [newer, answer].filter((id): id is string => !!id);
+  if (first.length)
+    ranked = [
+      ...first.map((id): [string, number] => [id, ranked[0]?.[1] ?? 1]),
+      ...ranked.filter(([id]) => !first.includes(id)),
+    ];
   const asOf = scope.asOf ?? null;
   const ids = ranked.map(([id]) => id);
   const lineage: Map<string, MemoryLineage> = await deps.memories.lineage(db, scope.organizationId, ids);
