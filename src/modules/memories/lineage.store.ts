@@ -63,6 +63,8 @@ export async function statementsOf(
          GROUP BY memory_id ORDER BY max(at) DESC, memory_id DESC LIMIT 10) l
        ORDER BY at DESC, memory_id DESC`,
       [q.organizationId, q.userId, who, q.slot, q.asOf ? q.asOf.toISOString() : null],
+      // Planned in ~0.8 ms and run in ~0.1–0.5 (a search's fact answer): planned once per connection.
+      { prepared: true },
     );
   let rows = await of(subjects);
   if (!rows.some((r) => !r.loose) && fallback) {
