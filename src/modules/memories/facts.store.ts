@@ -15,7 +15,8 @@ export async function insertFacts(tx: Queryable, organizationId: string, items: 
   if (!rows.length) return;
   const col = <T>(g: (r: (typeof rows)[number]) => T) => rows.map(g);
   await tx.query(
-    `INSERT INTO memory_facts (memory_id, organization_id, user_id, namespace_id, subject, slot, value, negated, at, loose)
+    `INSERT INTO memory_facts
+       (memory_id, organization_id, user_id, namespace_id, subject, slot, value, negated, at, loose)
      SELECT x.memory_id, $1, x.usr, x.ns, x.subject, x.slot, x.value, x.negated, x.at, x.loose
      FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::boolean[],
                  $9::timestamptz[], $10::boolean[]) AS x(memory_id, usr, ns, subject, slot, value, negated, at, loose)
