@@ -1,7 +1,36 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startApp, testStores } from '../../../test/harness.ts';
+import { startApp, testStores, type TestApp } from '../../../test/harness.ts';
 import { post } from '../../../test/memory-helpers.ts';
+
+/**
+ * Lisbon, said three times in 2021, then "Bought new socks today." in 2024 with a statement of
+ * where the writer lives, no value named, as if the classifier had read it so (`loose`: as a
+ * loose statement, facts.claims.ts). The Lisbon memories' ids, oldest first, and the socks'.
+ */
+async function lisbonThenSocks(t: TestApp, user: string, loose: boolean) {
+  const add = async (content: string, createdAt: string) => {
+    const res = await post(t, '/v1/memory?skip_background_processing=true', {
+      content,
+      external_user_id: user,
+      metadata: { createdAt },
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    return res.json().data[0].memoryId as string;
+  };
+  const lisbon = [await add('I live in Lisbon, and I love living here.', '2021-01-01T00:00:00Z')];
+  for (const [i, s] of ['Living in Lisbon is sunny.', 'Lisbon life: trams and tiles.'].entries())
+    lisbon.push(await add(s, `2021-0${i + 2}-01T00:00:00Z`));
+  const socks = await add('Bought new socks today.', '2024-01-01T00:00:00Z');
+  await t.db.query(
+    `INSERT INTO memory_facts
+       (memory_id, organization_id, user_id, namespace_id, subject, slot, value, negated, at, loose)
+     SELECT id, organization_id, user_id, namespace_id, 'self', 'residence', '', false, created_at, $2
+     FROM memories WHERE id = $1`,
+    [socks, loose],
+  );
+  return { lisbon, socks };
+}
 
 /** A statement read by its meaning alone answers a question only where the search found it too. */
 for (const store of testStores) {
@@ -14,31 +43,11 @@ for (const store of testStores) {
       it(`a value-less statement that is ${c.name}`, async () => {
         const t = await startApp(store, { env: c.env });
         try {
-          const user = 'fa-guard';
-          const add = async (content: string, createdAt: string) => {
-            const res = await post(t, '/v1/memory?skip_background_processing=true', {
-              content,
-              external_user_id: user,
-              metadata: { createdAt },
-            });
-            assert.equal(res.statusCode, 200, res.body);
-            return res.json().data[0].memoryId as string;
-          };
-          const lisbon = await add('I live in Lisbon, and I love living here.', '2021-01-01T00:00:00Z');
-          for (const [i, s] of ['Living in Lisbon is sunny.', 'Lisbon life: trams and tiles.'].entries())
-            await add(s, `2021-0${i + 2}-01T00:00:00Z`);
-          const socks = await add('Bought new socks today.', '2024-01-01T00:00:00Z');
-          // As if the classifier had read the socks as a statement of where the writer lives, no value named.
-          await t.db.query(
-            `INSERT INTO memory_facts
-               (memory_id, organization_id, user_id, namespace_id, subject, slot, value, negated, at)
-             SELECT id, organization_id, user_id, namespace_id, 'self', 'residence', '', false, created_at
-             FROM memories WHERE id = $1`,
-            [socks],
-          );
+          const { lisbon: said, socks } = await lisbonThenSocks(t, 'fa-guard', false);
+          const lisbon = said[0];
           const res = await post(t, '/v1/memory/search?max_memories=2', {
             query: 'Where do I live?',
-            external_user_id: user,
+            external_user_id: 'fa-guard',
           });
           assert.equal(res.statusCode, 200, res.body);
           const ids = (res.json().data.memories as { id: string }[]).map((m) => m.id);
@@ -95,31 +104,10 @@ for (const store of testStores) {
       it(`with ${page} results asked for`, async () => {
         const t = await startApp(store);
         try {
-          const user = 'fa-loose';
-          const add = async (content: string, createdAt: string) => {
-            const res = await post(t, '/v1/memory?skip_background_processing=true', {
-              content,
-              external_user_id: user,
-              metadata: { createdAt },
-            });
-            assert.equal(res.statusCode, 200, res.body);
-            return res.json().data[0].memoryId as string;
-          };
-          const lisbon = [await add('I live in Lisbon, and I love living here.', '2021-01-01T00:00:00Z')];
-          for (const [i, s] of ['Living in Lisbon is sunny.', 'Lisbon life: trams and tiles.'].entries())
-            lisbon.push(await add(s, `2021-0${i + 2}-01T00:00:00Z`));
-          const socks = await add('Bought new socks today.', '2024-01-01T00:00:00Z');
-          // As if the mixed similarity alone had read the socks as where the writer lives.
-          await t.db.query(
-            `INSERT INTO memory_facts
-               (memory_id, organization_id, user_id, namespace_id, subject, slot, value, negated, at, loose)
-             SELECT id, organization_id, user_id, namespace_id, 'self', 'residence', '', false, created_at, true
-             FROM memories WHERE id = $1`,
-            [socks],
-          );
+          const { lisbon, socks } = await lisbonThenSocks(t, 'fa-loose', true);
           const res = await post(t, `/v1/memory/search?max_memories=${page}`, {
             query: 'Where do I live?',
-            external_user_id: user,
+            external_user_id: 'fa-loose',
           });
           assert.equal(res.statusCode, 200, res.body);
           const ids = (res.json().data.memories as { id: string }[]).map((m) => m.id);
