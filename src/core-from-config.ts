@@ -12,6 +12,7 @@ import { createMemoriesModule } from './modules/memories/index.ts';
 import { sessionContent } from './modules/messages/index.ts';
 import { documentContent } from './modules/documents/index.ts';
 import { namespaceAccess } from './modules/namespaces/index.ts';
+import { organizationTruth } from './modules/organizations/index.ts';
 import { omoMemoryBodies } from './modules/portability/index.ts';
 import { createSchemasModule } from './modules/schemas/index.ts';
 import { userDirectory } from './modules/users/index.ts';
@@ -74,6 +75,7 @@ export function memoriesFromConfig(
     embedders: models.index,
     maxContentBytes: config.MAX_CONTENT_BYTES,
     truth: { dedupe: config.MEMORY_DEDUPE, supersede: config.MEMORY_SUPERSEDE },
+    organizationTruth,
     modelsCacheDir: config.MODELS_CACHE_DIR,
     decider: updateDeciderFromConfig(config),
     publish: parts.publish,

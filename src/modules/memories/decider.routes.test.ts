@@ -139,6 +139,14 @@ for (const store of testStores) {
       const off = await add({ content: 'The gym wifi is slow.', external_user_id: user, supersede: 'off' });
       assert.equal(off.supersedes, undefined);
       assert.equal(fake.seen.length, 0);
+      // Nor does a write of an organization whose own default is supersede off (write-modes.ts).
+      await t.db.query(`UPDATE organizations SET memory_supersede = 'off' WHERE id = $1`, [t.orgId]);
+      try {
+        await add({ content: 'The office wifi is slow.', external_user_id: user });
+        assert.equal(fake.seen.length, 0);
+      } finally {
+        await t.db.query('UPDATE organizations SET memory_supersede = NULL WHERE id = $1', [t.orgId]);
+      }
     });
 
     for (const failure of ['500', 'garbage'] as const) {

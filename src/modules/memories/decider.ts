@@ -20,6 +20,7 @@ import type { MemoryInput } from './compat.ts';
 import { decisionCandidates, lockDecided } from './decider.store.ts';
 import type { ChunkData, MemoryRow } from './memories.store.ts';
 import type { DedupeMode, SupersedeMode } from './truth.ts';
+import { writeModes, type OrganizationDefaults } from './write-modes.ts';
 import type { Link } from './truth.store.ts';
 
 /** What the decider said of one new memory: the older memories it retires, the one it repeats. */
@@ -36,6 +37,8 @@ export function createUpdateDecisions(deps: {
   decider: UpdateDecider | null;
   users: Pick<UserDirectory, 'get' | 'findByExternalId'>;
   supersede: SupersedeMode;
+  /** The organization's own defaults (truth.ts writeModes): an organization with supersession off asks nothing. */
+  organization?: OrganizationDefaults | null;
   log?: Logger;
 }) {
   const { db, decider } = deps;
@@ -48,10 +51,14 @@ export function createUpdateDecisions(deps: {
     return actor.userId ?? null;
   }
 
-  async function decideOne(actor: Actor, input: MemoryInput, chunks: ChunkData[]): Promise<MemoryInput> {
+  async function decideOne(
+    actor: Actor,
+    input: MemoryInput,
+    chunks: ChunkData[],
+    modeOf: (t: MemoryInput['truth']) => { supersede: SupersedeMode },
+  ): Promise<MemoryInput> {
     const first = chunks[0];
-    if (!decider || (input.truth.supersede ?? deps.supersede) === 'off' || !first?.embedding || !first.embeddingModel)
-      return input;
+    if (!decider || modeOf(input.truth).supersede === 'off' || !first?.embedding || !first.embeddingModel) return input;
     try {
       const userId = await existingOwner(actor, input);
       if (!userId) return input;
@@ -81,10 +88,16 @@ export function createUpdateDecisions(deps: {
   return async function decideUpdates(actor: Actor, items: { input: MemoryInput; chunks: ChunkData[] }[]) {
     const out = items.map((x) => x.input);
     if (!decider) return out;
+    const modeOf = await writeModes(
+      db,
+      actor.organizationId,
+      { dedupe: 'near', supersede: deps.supersede },
+      deps.organization ?? null,
+    );
     let next = 0;
     const worker = async () => {
       for (let i = next++; i < items.length; i = next++)
-        out[i] = await decideOne(actor, items[i].input, items[i].chunks);
+        out[i] = await decideOne(actor, items[i].input, items[i].chunks, modeOf);
     };
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker));
     return out;

@@ -48,6 +48,7 @@ interface LifecycleDeps {
   sessions?: MemoriesDeps['sessions'];
   documents?: MemoriesDeps['documents'];
   truth?: MemoriesDeps['truth'];
+  organizationTruth?: MemoriesDeps['organizationTruth'];
   modelsCacheDir?: string;
 }
 
@@ -67,7 +68,8 @@ export function createMemoryLifecycle(deps: LifecycleDeps) {
   const { resolveWriteNamespace } = deps.namespaces;
   const transitions = memoryTransitions(publish);
   const examples = slotExamples(embedders.primary, embedders.secondary, deps.modelsCacheDir);
-  const truth = createTruth(deps.truth ?? { dedupe: 'near', supersede: 'auto' }, examples);
+  const defaults = deps.truth ?? { dedupe: 'near' as const, supersede: 'auto' as const };
+  const truth = createTruth(defaults, examples, deps.organizationTruth ?? null);
   /** The end user an actor is limited to (reader.ts), or undefined for an API key. */
   const endUserReader = (actor: Actor) => readerOf(users, db, actor);
 

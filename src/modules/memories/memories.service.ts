@@ -19,6 +19,7 @@ import type { Webhooks } from '../webhooks/index.ts';
 import { batchStored } from './memory-events.ts';
 import { createMemoryWriter, type StoredMemory } from './writer.ts';
 import type { DedupeMode, TruthDefaults } from './truth.ts';
+import type { OrganizationDefaults } from './write-modes.ts';
 
 export interface MemoriesDeps {
   db: Db;
@@ -39,6 +40,8 @@ export interface MemoriesDeps {
   documents?: Pick<UserContent, 'deleteUserDocuments'>;
   /** Duplicate folding and supersession by default (MEMORY_DEDUPE, MEMORY_SUPERSEDE; truth.ts). */
   truth?: TruthDefaults;
+  /** An organization's own defaults, between a write's and the deployment's (write-modes.ts). */
+  organizationTruth?: OrganizationDefaults;
   /** Where the attribute examples' embeddings are kept between starts (MODELS_CACHE_DIR). */
   modelsCacheDir?: string;
   /** MEMORY_UPDATE_DECIDER=llm: an LLM's supersession decisions, added to the offline ones (decider.ts). */

@@ -34,6 +34,7 @@ import {
   type Owner,
 } from './truth.store.ts';
 import { insertFacts, type OwnedFacts } from './facts.store.ts';
+import { writeModes, type OrganizationDefaults } from './write-modes.ts';
 
 export type DedupeMode = 'near' | 'exact' | 'off';
 export type SupersedeMode = 'auto' | 'off';
@@ -79,18 +80,18 @@ export function selfNamesOf(externalUserId: string | null | undefined): string[]
   return first ? [first.toLowerCase()] : [];
 }
 
-export function createTruth(defaults: TruthDefaults, examples: (() => Promise<SlotExamples>) | null = null) {
-  const modeOf = (t: TruthRequest) => ({
-    dedupe: t.dedupe ?? defaults.dedupe,
-    supersede: t.supersede ?? defaults.supersede,
-  });
-
+export function createTruth(
+  defaults: TruthDefaults,
+  examples: (() => Promise<SlotExamples>) | null = null,
+  organization: OrganizationDefaults | null = null,
+) {
   return {
     /**
      * Before storing: lock the owners and find each item's exact duplicate (an earlier memory,
      * or an earlier item of this same call: index into `items`).
      */
     async duplicates(tx: Queryable, organizationId: string, items: TruthItem[]) {
+      const modeOf = await writeModes(tx, organizationId, defaults, organization);
       await lockOwners(
         tx,
         organizationId,
@@ -121,6 +122,7 @@ export function createTruth(defaults: TruthDefaults, examples: (() => Promise<Sl
      * duplicates and supersessions. Returns, per row, what it retired and what it repeats.
      */
     async settle(tx: Queryable, organizationId: string, rows: MemoryRow[], items: TruthItem[], chunks: ChunkData[][]) {
+      const modeOf = await writeModes(tx, organizationId, defaults, organization);
       // Loaded before the transaction by the writers (prepare); here it is only awaited.
       const ex = examples ? await examples().catch(() => null) : null;
       const vectorsOf = (i: number) => {
@@ -225,7 +227,8 @@ export function createTruth(defaults: TruthDefaults, examples: (() => Promise<Sl
         rows.map((row, i) => ({
           row,
           at: effectiveAt(row),
-          decided: items[i].truth.decided,
+          // Asked before the organization's modes were read: supersession off takes none of it.
+          decided: modeOf(items[i].truth).supersede === 'off' ? undefined : items[i].truth.decided,
           dedupe: modeOf(items[i].truth).dedupe,
         })),
         links,

@@ -52,13 +52,14 @@ export function createMemoryWriter(deps: MemoriesDeps) {
   // The attribute examples are embedded beside the first write's chunks, never inside its transaction.
   const examples = slotExamples(deps.embedders.primary, deps.embedders.secondary, deps.modelsCacheDir);
   const defaults = deps.truth ?? { dedupe: 'near' as const, supersede: 'auto' as const };
-  const truth = createTruth(defaults, examples);
+  const truth = createTruth(defaults, examples, deps.organizationTruth ?? null);
   // MEMORY_UPDATE_DECIDER=llm: asked after embedding, before any transaction (decider.ts).
   const decideUpdates = createUpdateDecisions({
     db: deps.db,
     decider: deps.decider ?? null,
     users: deps.users,
     supersede: defaults.supersede,
+    organization: deps.organizationTruth ?? null,
     log: deps.log,
   });
 

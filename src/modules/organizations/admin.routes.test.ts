@@ -18,7 +18,7 @@ for (const store of testStores) {
       await off.close();
     });
     const admin = (
-      method: 'GET' | 'POST' | 'DELETE',
+      method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
       url: string,
       headers: Record<string, string> = { 'x-admin-key': ADMIN },
       payload?: object,
@@ -80,6 +80,83 @@ for (const store of testStores) {
     it('validates the body', async () => {
       assertEnvelope(await admin('POST', '/admin/organizations', undefined, { name: '   ' }), 422);
       assertEnvelope(await admin('POST', '/admin/organizations', undefined, {}), 422);
+    });
+
+    it("sets an organization's defaults for keeping memories true; a write's own field still wins", async () => {
+      const org = (await admin('POST', '/admin/organizations', undefined, { name: 'Truthless' })).json().data;
+      const key = org.api_key.key as string;
+      const write = async (content: string, user: string, extra: object = {}) => {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/v1/memory?skip_background_processing=true',
+          headers: { 'x-api-key': key },
+          payload: { content, external_user_id: user, ...extra },
+        });
+        assert.equal(res.statusCode, 200, res.body);
+        return res.json().data[0] as { memoryId: string; duplicate?: boolean; supersedes?: string[] };
+      };
+      const set = (body: object) => admin('PATCH', `/admin/organizations/${org.organization_id}`, undefined, body);
+
+      const res = await set({ dedupe: 'off', supersede: 'off' });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual(res.json().data, {
+        organization_id: org.organization_id,
+        name: 'Truthless',
+        dedupe: 'off',
+        supersede: 'off',
+      });
+      const listed = (await admin('GET', '/admin/organizations')).json().data;
+      const row = listed.find((o: { organization_id: string }) => o.organization_id === org.organization_id);
+      assert.deepEqual([row.dedupe, row.supersede], ['off', 'off']);
+
+      // Off for this organization: a repeat is stored again, a new city retires nothing …
+      const first = await write('My usual coffee order is an oat milk cortado.', 'ana');
+      const again = await write('My usual coffee order is an oat milk cortado.', 'ana');
+      assert.notEqual(again.memoryId, first.memoryId);
+      assert.ok(!again.duplicate);
+      await write('I live in Lisbon.', 'ana', { metadata: { createdAt: '2023-01-01T00:00:00Z' } });
+      const porto = await write('I live in Porto.', 'ana', { metadata: { createdAt: '2024-01-01T00:00:00Z' } });
+      assert.deepEqual(porto.supersedes ?? [], []);
+      // … unless the write asks for it itself.
+      const asked = await write('My usual coffee order is an oat milk cortado.', 'ana', { dedupe: 'exact' });
+      assert.equal(asked.duplicate, true);
+      // Another organization keeps the deployment's defaults.
+      const mine = async (content: string) => {
+        const r = await t.app.inject({
+          method: 'POST',
+          url: '/v1/memory?skip_background_processing=true',
+          headers: { 'x-api-key': t.key },
+          payload: { content, external_user_id: 'ana' },
+        });
+        return r.json().data[0] as { memoryId: string; duplicate?: boolean };
+      };
+      const a = await mine('My usual tea is a sencha.');
+      assert.equal((await mine('My usual tea is a sencha.')).memoryId, a.memoryId);
+
+      // "default": back to the deployment's (exact and near duplicates folded, supersession on).
+      const reset = await set({ dedupe: 'default' });
+      assert.equal(reset.statusCode, 200, reset.body);
+      assert.equal(reset.json().data.dedupe, 'default');
+      const folded = await write('My usual coffee order is an oat milk cortado.', 'ana');
+      assert.equal(folded.duplicate, true);
+      assert.equal((await set({ supersede: 'default' })).json().data.supersede, 'default');
+      const vienna = await write('I live in Vienna.', 'ana', { metadata: { createdAt: '2025-01-01T00:00:00Z' } });
+      assert.equal(vienna.supersedes?.length, 2, 'Lisbon and Porto, both still current, are retired');
+
+      assertEnvelope(await admin('PATCH', '/admin/organizations/nope', undefined, { dedupe: 'off' }), 404);
+      assertEnvelope(await set({}), 422);
+      assertEnvelope(await set({ dedupe: 'sometimes' }), 422);
+      assertEnvelope(await set({ dedupe: 'off', extra: 1 }), 422);
+      assertEnvelope(await admin('PATCH', `/admin/organizations/${org.organization_id}`, {}, { dedupe: 'off' }), 401);
+      const tenant = await admin(
+        'PATCH',
+        `/admin/organizations/${org.organization_id}`,
+        { 'x-api-key': key },
+        {
+          dedupe: 'off',
+        },
+      );
+      assertEnvelope(tenant, 401);
     });
   });
 }

@@ -6,6 +6,9 @@ import {
   createOrganizationResponse,
   keyIdParams,
   listOrganizationsResponse,
+  organizationIdParams,
+  organizationTruthBody,
+  organizationTruthResponse,
   revokeKeyResponse,
 } from './admin.schemas.ts';
 
@@ -50,6 +53,26 @@ export function adminRoutes(admin: AdminService): FastifyPluginAsyncZod {
         },
       },
       async () => ({ code: 200, status: 'success' as const, data: await admin.listOrganizations() }),
+    );
+
+    app.patch(
+      '/admin/organizations/:organization_id',
+      {
+        config,
+        schema: {
+          tags,
+          summary: "Set an organization's defaults for keeping memories true (dedupe, supersede)",
+          params: organizationIdParams,
+          body: organizationTruthBody,
+          security: [{ adminKey: [] }],
+          response: { 200: organizationTruthResponse, ...errorResponses },
+        },
+      },
+      async (req) => ({
+        code: 200,
+        status: 'success' as const,
+        data: await admin.setTruth(req.params.organization_id, req.body),
+      }),
     );
 
     app.delete(

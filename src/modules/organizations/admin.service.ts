@@ -3,10 +3,13 @@ import type { Db } from '../../platform/db/index.ts';
 import { notFound, unauthorized } from '../../shared/errors.ts';
 import { iso } from '../../shared/time.ts';
 import { apiKeyStore } from '../api-keys/index.ts';
-import { listOrganizations } from './organizations.store.ts';
+import type { OrganizationTruthBody } from './admin.schemas.ts';
+import { listOrganizations, setOrganizationTruth } from './organizations.store.ts';
 import { createOrganization } from './organizations.service.ts';
 
 type Headers = Record<string, string | string[] | undefined>;
+/** The admin API's "default" is the deployment's: null in the store. */
+const stored = <T extends string>(v: T | undefined) => (v === 'default' ? null : v) as Exclude<T, 'default'> | null;
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
 /**
@@ -38,8 +41,27 @@ export function createAdminCommands(db: Db) {
         name: o.name,
         namespaces: o.namespaces,
         active_keys: o.active_keys,
+        dedupe: o.dedupe ?? ('default' as const),
+        supersede: o.supersede ?? ('default' as const),
         created_at: iso(o.created_at)!,
       }));
+    },
+    /**
+     * The organization's defaults for keeping memories true ("default": the deployment's); throws
+     * 404 when there is no such organization.
+     */
+    async setTruth(organizationId: string, patch: OrganizationTruthBody) {
+      const org = await setOrganizationTruth(db, organizationId, {
+        ...(patch.dedupe ? { dedupe: stored(patch.dedupe) } : {}),
+        ...(patch.supersede ? { supersede: stored(patch.supersede) } : {}),
+      });
+      if (!org) throw notFound(`Organization ${organizationId}`);
+      return {
+        organization_id: org.id,
+        name: org.name,
+        dedupe: org.dedupe ?? ('default' as const),
+        supersede: org.supersede ?? ('default' as const),
+      };
     },
 
     /** Throws 404 unless an active key has this id. */
