@@ -85,13 +85,21 @@ export function createTruth(
   examples: (() => Promise<SlotExamples>) | null = null,
   organization: OrganizationDefaults | null = null,
 ) {
+  // Read once per transaction: a write asks for its duplicates and then settles in the same one.
+  const read = new WeakMap<Queryable, Map<string, ReturnType<typeof writeModes>>>();
+  const modesIn = (tx: Queryable, organizationId: string) => {
+    const byOrg = read.get(tx) ?? new Map<string, ReturnType<typeof writeModes>>();
+    read.set(tx, byOrg);
+    if (!byOrg.has(organizationId)) byOrg.set(organizationId, writeModes(tx, organizationId, defaults, organization));
+    return byOrg.get(organizationId)!;
+  };
   return {
     /**
      * Before storing: lock the owners and find each item's exact duplicate (an earlier memory,
      * or an earlier item of this same call: index into `items`).
      */
     async duplicates(tx: Queryable, organizationId: string, items: TruthItem[]) {
-      const modeOf = await writeModes(tx, organizationId, defaults, organization);
+      const modeOf = await modesIn(tx, organizationId);
       await lockOwners(
         tx,
         organizationId,
@@ -122,7 +130,7 @@ export function createTruth(
      * duplicates and supersessions. Returns, per row, what it retired and what it repeats.
      */
     async settle(tx: Queryable, organizationId: string, rows: MemoryRow[], items: TruthItem[], chunks: ChunkData[][]) {
-      const modeOf = await writeModes(tx, organizationId, defaults, organization);
+      const modeOf = await modesIn(tx, organizationId);
       // Loaded before the transaction by the writers (prepare); here it is only awaited.
       const ex = examples ? await examples().catch(() => null) : null;
       const vectorsOf = (i: number) => {
