@@ -130,6 +130,15 @@ for (const store of testStores) {
       const orgs = await runCli(['--json', 'org', 'list'], { ...env, ENGRAM_ADMIN_KEY: adminKey });
       assert.equal(orgs.code, 0, orgs.stderr);
       assert.ok((JSON.parse(orgs.stdout) as { organization_id: string }[]).some((o) => o.organization_id === t.orgId));
+      const admin = { ...env, ENGRAM_ADMIN_KEY: adminKey };
+      const set = await runCli(['--json', 'org', 'set', t.orgId, '--dedupe', 'exact'], admin);
+      assert.equal(set.code, 0, set.stderr);
+      assert.deepEqual(
+        (({ dedupe, supersede }) => ({ dedupe, supersede }))(JSON.parse(set.stdout) as Record<string, string>),
+        { dedupe: 'exact', supersede: 'default' },
+      );
+      assert.equal((await runCli(['org', 'set', t.orgId, '--dedupe', 'default'], admin)).code, 0);
+      assert.equal((await runCli(['org', 'set', t.orgId], admin)).code, 1, 'nothing to set');
     });
 
     it('imports JSONL, and exits 4 when an item is refused', async () => {

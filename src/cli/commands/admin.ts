@@ -1,7 +1,7 @@
 /**
  * Administration as the API offers it: namespace API keys (list, create, revoke), namespaces
- * (list, create, delete) and, with the operator's admin key, organizations (list, create) and
- * revoking any key (`org revoke-key`).
+ * (list, create, delete) and, with the operator's admin key, organizations (list, create, their
+ * defaults for keeping memories true) and revoking any key (`org revoke-key`).
  */
 import type { Command } from 'commander';
 import { engramRequest, type EngramTarget } from '../../client/http.ts';
@@ -76,8 +76,23 @@ export function registerAdminCommands(program: Command): void {
     .option('--admin-key <key>', 'the operator credential (ADMIN_API_KEY of the server)');
   org.command('list').action(async (_o: unknown, cmd: Command) => {
     const r = await engramRequest<{ data: Row[] }>(adminTarget(cmd), 'GET', '/admin/organizations');
-    emit(cmd, r.data, () => table(r.data, ['organization_id', 'name', 'namespaces', 'active_keys']));
+    emit(cmd, r.data, () =>
+      table(r.data, ['organization_id', 'name', 'namespaces', 'active_keys', 'dedupe', 'supersede']),
+    );
   });
+  org
+    .command('set')
+    .description("An organization's defaults for keeping memories true (docs/truth.md)")
+    .argument('<organization-id>', 'organization id')
+    .option('--dedupe <mode>', 'near, exact, off or default (the deployment’s)')
+    .option('--supersede <mode>', 'auto, off or default (the deployment’s)')
+    .action(async (id: string, o: { dedupe?: string; supersede?: string }, cmd: Command) => {
+      if (!o.dedupe && !o.supersede) throw new UsageError('give --dedupe, --supersede or both');
+      const r = await engramRequest<{ data: Row }>(adminTarget(cmd), 'PATCH', `/admin/organizations/${enc(id)}`, {
+        body: { dedupe: o.dedupe, supersede: o.supersede },
+      });
+      emit(cmd, r.data, () => `dedupe ${String(r.data.dedupe)}, supersede ${String(r.data.supersede)}`);
+    });
   org
     .command('create')
     .argument('<name>', 'organization name')
