@@ -37,7 +37,7 @@ export function createUpdateDecisions(deps: {
   decider: UpdateDecider | null;
   users: Pick<UserDirectory, 'get' | 'findByExternalId'>;
   supersede: SupersedeMode;
-  /** The organization's own defaults (truth.ts writeModes): an organization with supersession off asks nothing. */
+  /** The organization's own defaults (write-modes.ts): an organization with supersession off asks nothing. */
   organization?: OrganizationDefaults | null;
   log?: Logger;
 }) {

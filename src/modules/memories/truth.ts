@@ -86,10 +86,10 @@ export function createTruth(
   organization: OrganizationDefaults | null = null,
 ) {
   // Read once per transaction: a write asks for its duplicates and then settles in the same one.
-  const read = new WeakMap<Queryable, Map<string, ReturnType<typeof writeModes>>>();
+  const modesByTx = new WeakMap<Queryable, Map<string, ReturnType<typeof writeModes>>>();
   const modesIn = (tx: Queryable, organizationId: string) => {
-    const byOrg = read.get(tx) ?? new Map<string, ReturnType<typeof writeModes>>();
-    read.set(tx, byOrg);
+    const byOrg = modesByTx.get(tx) ?? new Map<string, ReturnType<typeof writeModes>>();
+    modesByTx.set(tx, byOrg);
     if (!byOrg.has(organizationId)) byOrg.set(organizationId, writeModes(tx, organizationId, defaults, organization));
     return byOrg.get(organizationId)!;
   };
