@@ -19,7 +19,7 @@ import type { UserDirectory } from '../users/index.ts';
 import type { MemoryInput } from './compat.ts';
 import { decisionCandidates, lockDecided } from './decider.store.ts';
 import type { ChunkData, MemoryRow } from './memories.store.ts';
-import type { DedupeMode, SupersedeMode } from './truth.ts';
+import type { DedupeMode, SupersedeMode, TruthDefaults } from './truth.ts';
 import { writeModes, type OrganizationDefaults } from './write-modes.ts';
 import type { Link } from './truth.store.ts';
 
@@ -36,7 +36,8 @@ export function createUpdateDecisions(deps: {
   db: Queryable;
   decider: UpdateDecider | null;
   users: Pick<UserDirectory, 'get' | 'findByExternalId'>;
-  supersede: SupersedeMode;
+  /** The deployment's defaults (MEMORY_SUPERSEDE: off asks nothing). */
+  defaults: TruthDefaults;
   /** The organization's own defaults (write-modes.ts): an organization with supersession off asks nothing. */
   organization?: OrganizationDefaults | null;
   log?: Logger;
@@ -88,12 +89,7 @@ export function createUpdateDecisions(deps: {
   return async function decideUpdates(actor: Actor, items: { input: MemoryInput; chunks: ChunkData[] }[]) {
     const out = items.map((x) => x.input);
     if (!decider) return out;
-    const modeOf = await writeModes(
-      db,
-      actor.organizationId,
-      { dedupe: 'near', supersede: deps.supersede },
-      deps.organization ?? null,
-    );
+    const modeOf = await writeModes(db, actor.organizationId, deps.defaults, deps.organization ?? null);
     let next = 0;
     const worker = async () => {
       for (let i = next++; i < items.length; i = next++)

@@ -6,6 +6,7 @@
  */
 import { LOOSE, slotOf, type SlotExamples, type Vectors } from './facts.classify.ts';
 import { readFacts, sentenceSubject, statesCurrent, type Fact } from './facts.ts';
+import type { ChunkData } from './memories.store.ts';
 import { othersStateFrom, speakerOf } from './facts.subject.ts';
 
 /** The reader's attribute names folded onto the classifier's. */
@@ -135,6 +136,28 @@ export function looseClaimsOf(content: string, v: Vectors, examples: SlotExample
   return claimsOf(content, { selfNames, slot })
     .filter((f) => f.slot === slot)
     .map((f) => ({ ...f, loose: true }));
+}
+
+/**
+ * What a memory being stored claims: by its words and, for a single-chunk memory, by its first
+ * chunk's vectors (already computed for search); with nothing read, its loose statement.
+ */
+export function storedClaims(
+  content: string,
+  chunks: Pick<ChunkData, 'embedding' | 'embeddingModel' | 'embedding2' | 'embedding2Model'>[],
+  examples: SlotExamples | null,
+  selfNames: string[],
+): Fact[] {
+  const first = chunks[0];
+  if (!examples || chunks.length !== 1 || !first.embedding || !first.embeddingModel)
+    return claimsOf(content, { selfNames, slot: null });
+  const v: Vectors = {
+    primary: { model: first.embeddingModel, vector: first.embedding },
+    secondary:
+      first.embedding2 && first.embedding2Model ? { model: first.embedding2Model, vector: first.embedding2 } : null,
+  };
+  const facts = claimsOf(content, { selfNames, slot: slotOf(v, examples) });
+  return facts.length ? facts : looseClaimsOf(content, v, examples, selfNames);
 }
 
 /**

@@ -18,8 +18,8 @@
  */
 import type { Queryable } from '../../platform/db/index.ts';
 import { unprocessable } from '../../shared/errors.ts';
-import { claimsOf, looseClaimsOf } from './facts.claims.ts';
-import { slotOf, type SlotExamples } from './facts.classify.ts';
+import type { SlotExamples } from './facts.classify.ts';
+import { storedClaims } from './facts.claims.ts';
 import { detectedSupersessions } from './truth.detect.ts';
 import type { ChunkData, MemoryRow } from './memories.store.ts';
 import { NEAR, namesDiffer, nearWording } from './truth.near.ts';
@@ -34,7 +34,7 @@ import {
   type Owner,
 } from './truth.store.ts';
 import { insertFacts, type OwnedFacts } from './facts.store.ts';
-import { writeModes, type OrganizationDefaults } from './write-modes.ts';
+import { modesPerTransaction, type OrganizationDefaults } from './write-modes.ts';
 
 export type DedupeMode = 'near' | 'exact' | 'off';
 export type SupersedeMode = 'auto' | 'off';
@@ -85,14 +85,7 @@ export function createTruth(
   examples: (() => Promise<SlotExamples>) | null = null,
   organization: OrganizationDefaults | null = null,
 ) {
-  // Read once per transaction: a write asks for its duplicates and then settles in the same one.
-  const modesByTx = new WeakMap<Queryable, Map<string, ReturnType<typeof writeModes>>>();
-  const modesIn = (tx: Queryable, organizationId: string) => {
-    const byOrg = modesByTx.get(tx) ?? new Map<string, ReturnType<typeof writeModes>>();
-    modesByTx.set(tx, byOrg);
-    if (!byOrg.has(organizationId)) byOrg.set(organizationId, writeModes(tx, organizationId, defaults, organization));
-    return byOrg.get(organizationId)!;
-  };
+  const modesIn = modesPerTransaction(defaults, organization);
   return {
     /**
      * Before storing: lock the owners and find each item's exact duplicate (an earlier memory,
@@ -133,39 +126,16 @@ export function createTruth(
       const modeOf = await modesIn(tx, organizationId);
       // Loaded before the transaction by the writers (prepare); here it is only awaited.
       const ex = examples ? await examples().catch(() => null) : null;
-      const vectorsOf = (i: number) => {
-        const first = chunks[i][0];
-        if (!ex || chunks[i].length !== 1 || !first.embedding || !first.embeddingModel) return null;
-        const second =
-          first.embedding2 && first.embedding2Model ? { model: first.embedding2Model, vector: first.embedding2 } : null;
-        return { primary: { model: first.embeddingModel, vector: first.embedding }, secondary: second };
-      };
-      const read = rows.map((row, i) => {
-        const v = vectorsOf(i);
-        const selfNames = selfNamesOf(items[i].externalUserId);
-        const facts = claimsOf(row.content, { selfNames, slot: v ? slotOf(v, ex!) : null });
-        // Nothing read: what the mixed similarity alone says is kept as a loose statement (facts.claims.ts).
-        return facts.length || !v ? facts : looseClaimsOf(row.content, v, ex!, selfNames);
-      });
-      await insertFacts(
-        tx,
-        organizationId,
-        rows.map((row, i) => ({
-          memoryId: row.id,
-          userId: row.user_id,
-          namespaceId: row.namespace_id,
-          at: effectiveAt(row),
-          facts: read[i],
-        })),
-      );
-      // Loose statements retire nothing and are retired by nothing.
-      const owned: OwnedFacts[] = rows.map((row, i) => ({
+      const stated: OwnedFacts[] = rows.map((row, i) => ({
         memoryId: row.id,
         userId: row.user_id,
         namespaceId: row.namespace_id,
         at: effectiveAt(row),
-        facts: read[i].filter((f) => !f.loose),
+        facts: storedClaims(row.content, chunks[i], ex, selfNamesOf(items[i].externalUserId)),
       }));
+      await insertFacts(tx, organizationId, stated);
+      // Loose statements retire nothing and are retired by nothing.
+      const owned = stated.map((o) => ({ ...o, facts: o.facts.filter((f) => !f.loose) }));
       const links: Link[] = [];
       const order = new Map(rows.map((r, i) => [r.id, i]));
       // Later than: by effective time; a tie goes to the memory written later (this call's, in its order).

@@ -28,3 +28,18 @@ export async function writeModes(
     supersede: t.supersede ?? org?.supersede ?? defaults.supersede,
   });
 }
+
+/**
+ * `writeModes` read once per transaction and organization: a write asks for its duplicates and
+ * then settles in the same one. Only for transactions (a fresh object each): a long-lived `Db`
+ * would keep the first answer for ever.
+ */
+export function modesPerTransaction(defaults: TruthDefaults, organization: OrganizationDefaults | null) {
+  const byTx = new WeakMap<Queryable, Map<string, ReturnType<typeof writeModes>>>();
+  return (tx: Queryable, organizationId: string) => {
+    const byOrg = byTx.get(tx) ?? new Map<string, ReturnType<typeof writeModes>>();
+    byTx.set(tx, byOrg);
+    if (!byOrg.has(organizationId)) byOrg.set(organizationId, writeModes(tx, organizationId, defaults, organization));
+    return byOrg.get(organizationId)!;
+  };
+}

@@ -58,7 +58,7 @@ export function createMemoryWriter(deps: MemoriesDeps) {
     db: deps.db,
     decider: deps.decider ?? null,
     users: deps.users,
-    supersede: defaults.supersede,
+    defaults,
     organization: deps.organizationTruth ?? null,
     log: deps.log,
   });
